@@ -1,0 +1,1 @@
+"""Question banks: YAML files in `quizzes/` parsed into strict, versioned models."""

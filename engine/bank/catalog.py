@@ -1,0 +1,67 @@
+"""Find question sets: the built-in banks, then the user's own under `<store>/quizzes`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.bank.loader import load_set
+from engine.bank.model import QuestionSet
+from engine.errors import UsageError
+from engine.paths import builtin_dir
+
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class BankRoot:
+    path: Path
+    label: str  # how paths under it are shown, e.g. "quizzes" for the built-in banks
+
+
+def bank_roots(store: Path) -> list[BankRoot]:
+    return [
+        BankRoot(builtin_dir("quizzes"), "quizzes"),
+        BankRoot(store / "quizzes", str(store / "quizzes")),
+    ]
+
+
+def set_files(name: str, roots: list[BankRoot]) -> list[tuple[Path, str]]:
+    """Every bank file of set `name`: `<root>/<name>.yaml` or the YAML files in `<root>/<name>/`.
+
+    A user's set with a built-in name adds items to the built-in set (ids must stay unique).
+    """
+    found: list[tuple[Path, str]] = []
+    for root in roots:
+        for suffix in SUFFIXES:
+            candidate = root.path / f"{name}{suffix}"
+            if candidate.is_file():
+                found.append((candidate, f"{root.label}/{candidate.name}"))
+        folder = root.path / name
+        if folder.is_dir():
+            for path in sorted(folder.iterdir()):
+                if path.suffix in SUFFIXES and path.is_file():
+                    found.append((path, f"{root.label}/{name}/{path.name}"))
+    return found
+
+
+def available_sets(roots: list[BankRoot]) -> list[str]:
+    names: set[str] = set()
+    for root in roots:
+        if not root.path.is_dir():
+            continue
+        for path in root.path.iterdir():
+            if path.is_file() and path.suffix in SUFFIXES:
+                names.add(path.stem)
+            elif path.is_dir() and any(p.suffix in SUFFIXES for p in path.iterdir()):
+                names.add(path.name)
+    return sorted(names, key=lambda n: (not n.isdigit(), int(n) if n.isdigit() else 0, n))
+
+
+def open_set(name: str, store: Path) -> QuestionSet:
+    roots = bank_roots(store)
+    files = set_files(name, roots)
+    if not files:
+        known = ", ".join(available_sets(roots)) or "none"
+        raise UsageError(f"no question set {name!r} (sets available: {known})")
+    return load_set(name, files)

@@ -1,0 +1,165 @@
+"""Load bank files into models, reporting every problem as `PATH:LINE: message`."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
+from engine.bank.yaml_source import YamlDocument, read_yaml
+from engine.cards import KINDS, Item
+from engine.errors import BankError
+
+
+@dataclass
+class LoadedFile:
+    path: str
+    header: BankHeader | None = None
+    items: list[Item] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def load_bank_file(
+    path: Path, shown_as: str | None = None, *, deep: bool = False, set_name: str | None = None
+) -> LoadedFile:
+    """Parse and validate one bank file.
+
+    `deep` also re-checks every stated answer (lint); `set_name` is the name the file's place
+    gives its set (`quizzes/15.yaml` is set 15), which its `set:` field must repeat.
+    """
+    doc = read_yaml(path, shown_as)
+    result = LoadedFile(path=doc.path, problems=doc.problems)
+    if doc.value is None:
+        return result
+    if not isinstance(doc.value, dict):
+        doc.problem(1, "a bank is a mapping with format_version, set, title and items")
+        return result
+    version = doc.value.get("format_version")
+    if version is not None and version != FORMAT_VERSION:
+        doc.problem(
+            doc.line_of(("format_version",)),
+            f"format_version {version!r} is not supported (this attnquiz reads {FORMAT_VERSION})",
+        )
+        return result
+    try:
+        result.header = BankHeader.model_validate(doc.value)
+    except ValidationError as exc:
+        _report(doc, exc, (), "bank", BankHeader.model_fields)
+        if not isinstance(doc.value.get("items"), list):
+            return result
+    if result.header and set_name is not None and result.header.set != set_name:
+        doc.problem(
+            doc.line_of(("set",)),
+            f"set {result.header.set!r} does not match its file or folder name {set_name!r}",
+        )
+    shared_symbols = result.header.symbols if result.header else {}
+    raw_items = doc.value.get("items") or []
+    first_line: dict[str, int] = {}
+    for index, raw in enumerate(raw_items):
+        item = _load_item(doc, raw, index, shared_symbols)
+        if item is None:
+            continue
+        if item.id in first_line:
+            doc.problem(item.line, f"duplicate id {item.id!r} (first at line {first_line[item.id]})")
+            continue
+        first_line[item.id] = item.line
+        if deep:
+            for problem in _deep_check(item):
+                doc.problem(item.line, f"item {item.id!r}: {problem}")
+        result.items.append(item)
+    if result.header and not raw_items:
+        doc.problem(doc.line_of(("items",)), "the bank has no items")
+    return result
+
+
+def _load_item(
+    doc: YamlDocument, raw: Any, index: int, shared_symbols: dict[str, tuple[str, ...]]
+) -> Item | None:
+    loc = ("items", index)
+    line = doc.line_of(loc)
+    if not isinstance(raw, dict):
+        doc.problem(line, "an item is a mapping with id, kind, prompt and an answer")
+        return None
+    label = f"item {raw['id']!r}" if isinstance(raw.get("id"), str) else f"item {index + 1}"
+    kind = raw.get("kind")
+    cls = KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        known = ", ".join(sorted(KINDS))
+        where = doc.line_of((*loc, "kind"))
+        doc.problem(where, f"{label}: kind {kind!r} is not one of: {known}")
+        return None
+    data = dict(raw)
+    if "symbols" in cls.model_fields and isinstance(data.get("symbols", {}), dict):
+        data["symbols"] = {**shared_symbols, **(data.get("symbols") or {})}
+    data["line"] = line
+    if "line" in raw:
+        doc.problem(doc.line_of((*loc, "line")), f"{label}: unknown field 'line'")
+        return None
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        _report(doc, exc, loc, label, cls.model_fields)
+        return None
+
+
+def _deep_check(item: Item) -> list[str]:
+    try:
+        return item.check_bank()
+    except Exception as exc:  # an author's answer must never crash lint
+        return [f"cannot check the stated answer: {exc}"]
+
+
+def _report(
+    doc: YamlDocument, exc: ValidationError, loc: tuple[str | int, ...], label: str, fields: Any
+) -> None:
+    for error in exc.errors():
+        where = (*loc, *error["loc"])
+        line = doc.line_of(where)
+        name = ".".join(str(p) for p in error["loc"]) or "value"
+        kind = error["type"]
+        if kind == "missing":
+            missing = str(error["loc"][-1])
+            what = "no answer" if missing == "answer" else f"no {missing!r}"
+            doc.problem(line, f"{label} has {what}")
+        elif kind == "extra_forbidden":
+            unknown = str(error["loc"][-1])
+            close = difflib.get_close_matches(unknown, [f for f in fields if f != "line"], n=1)
+            tip = f" (did you mean {close[0]!r}?)" if close else ""
+            doc.problem(line, f"{label}: unknown field {unknown!r}{tip}")
+        else:
+            message = error["msg"].removeprefix("Value error, ")
+            doc.problem(line, f"{label}: {name}: {message}")
+
+
+def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:
+    """Load every file of a set; raise BankError listing all problems if any file is invalid."""
+    problems: list[str] = []
+    items: list[Item] = []
+    source_of: dict[str, str] = {}
+    title = name
+    for path, shown in files:
+        loaded = load_bank_file(path, shown, set_name=name)
+        problems.extend(loaded.problems)
+        if loaded.header is not None and title == name:
+            title = loaded.header.title
+        for item in loaded.items:
+            if item.id in source_of:
+                problems.append(
+                    f"{shown}:{item.line}: duplicate id {item.id!r} (also in {source_of[item.id]})"
+                )
+                continue
+            source_of[item.id] = f"{shown}:{item.line}"
+            items.append(item)
+    if problems:
+        raise BankError(problems)
+    return QuestionSet(
+        name=name,
+        title=title,
+        items=tuple(items),
+        sources=tuple(s for _, s in files),
+        source_of=source_of,
+    )

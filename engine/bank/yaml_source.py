@@ -1,0 +1,143 @@
+"""Safe YAML reading that keeps line numbers and refuses what banks must not contain.
+
+PyYAML's composer gives us nodes with positions; we build plain Python values from them ourselves,
+so that duplicate keys, tags, anchors and aliases are reported at their line instead of being
+silently merged, constructed, or expanded (an alias bomb expands exponentially).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_BANK_BYTES = 2_000_000
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:map",
+}
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass
+class YamlDocument:
+    """A parsed file: its value, the line of every node by path, and the problems found."""
+
+    path: str
+    value: Any = None
+    lines: dict[Path_, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def line_of(self, loc: Path_) -> int:
+        """Line of the deepest known node on `loc` (1 when nothing matches)."""
+        for end in range(len(loc), -1, -1):
+            line = self.lines.get(tuple(loc[:end]))
+            if line is not None:
+                return line
+        return 1
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(f"{self.path}:{line}: {message}")
+
+
+def read_yaml(path: Path, shown_as: str | None = None) -> YamlDocument:
+    doc = YamlDocument(path=shown_as or str(path))
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        doc.problem(1, f"cannot read the file: {exc.strerror or exc}")
+        return doc
+    if len(raw) > MAX_BANK_BYTES:
+        doc.problem(1, f"file is larger than {MAX_BANK_BYTES // 1_000_000} MB; split the bank")
+        return doc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        doc.problem(raw[: exc.start].count(b"\n") + 1, "not UTF-8 text; save the file as UTF-8")
+        return doc
+    return parse_yaml_text(text, doc)
+
+
+def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "\t" in line:
+            doc.problem(number, "tab character; indent and separate with spaces only")
+    try:
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        what = exc.problem or exc.context or "invalid YAML"
+        doc.problem(line, f"YAML syntax error: {what}")
+        return doc
+    except yaml.YAMLError as exc:
+        doc.problem(1, f"YAML syntax error: {exc}")
+        return doc
+    if len(nodes) != 1:
+        doc.problem(1, "expected exactly one YAML document" if nodes else "the file is empty")
+        return doc
+    builder = _Builder(doc)
+    doc.value = builder.build(nodes[0], ())
+    return doc
+
+
+class _Builder:
+    def __init__(self, doc: YamlDocument) -> None:
+        self.doc = doc
+        self.seen: set[int] = set()
+        self.scalars = yaml.SafeLoader("")
+
+    def build(self, node: yaml.Node, path: Path_) -> Any:
+        line = node.start_mark.line + 1
+        self.doc.lines[path] = line
+        if id(node) in self.seen:
+            self.doc.problem(line, "YAML aliases (*name) are not allowed in banks; repeat the text")
+            return None
+        self.seen.add(id(node))
+        if node.tag == "tag:yaml.org,2002:timestamp" and isinstance(node, yaml.ScalarNode):
+            return str(node.value)  # an unquoted date is text to us, not a datetime
+        if node.tag not in _PLAIN_TAGS:
+            self.doc.problem(line, f"YAML tag {node.tag!r} is not allowed; write plain values")
+            return None
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(child, (*path, i)) for i, child in enumerate(node.value)]
+        return self._scalar(node)
+
+    def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self.doc.problem(key_line, "YAML merge keys (<<) are not allowed in banks")
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.doc.problem(key_line, "a key must be plain text")
+                continue
+            key = str(key_node.value)
+            if key in first_line:
+                self.doc.problem(
+                    key_line, f"duplicate key {key!r} (first at line {first_line[key]})"
+                )
+                continue
+            first_line[key] = key_line
+            out[key] = self.build(value_node, (*path, key))
+            self.doc.lines[(*path, key)] = key_line
+        return out
+
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            return self.scalars.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:
+            self.doc.problem(node.start_mark.line + 1, f"unreadable value: {exc}")
+            return None

@@ -1,0 +1,66 @@
+"""The interface every card kind implements, and the registry of kinds."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from engine.verdict import Verdict
+
+ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+Tag = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
+
+_KINDS: dict[str, type[Item]] = {}
+
+
+class Item(BaseModel):
+    """Fields common to every card, and the grading interface.
+
+    Subclasses set `kind` (the YAML `kind:` value) and `self_rated`, and implement `grade`
+    (typed kinds) or leave it to the learner's own rating (self-rated kinds).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind_name: ClassVar[str] = ""
+    self_rated: ClassVar[bool] = False
+
+    id: ItemId
+    kind: str
+    prompt: Text
+    tags: tuple[Tag, ...] = ()
+    hint: Text | None = None
+    explanation: Text | None = None
+    # Line of the item in its bank, for messages; set by the loader, never written by authors.
+    line: int = Field(default=0, exclude=True)
+
+    def grade(self, answer: str) -> Verdict:  # pragma: no cover - overridden by typed kinds
+        raise NotImplementedError(f"{self.kind} cards are rated by the learner, not graded")
+
+    def answer_text(self) -> str:
+        """The correct answer, as it is shown to the learner after answering."""
+        raise NotImplementedError
+
+    def choices(self, seed: int) -> list[str] | None:
+        """Options in display order for multiple-choice kinds; None for other kinds."""
+        return None
+
+    def check_bank(self) -> list[str]:
+        """Author-facing problems beyond the schema (e.g. an expected answer that does not parse)."""
+        return []
+
+
+def register_kind(cls: type[Item]) -> type[Item]:
+    """Class decorator: make a kind available to banks under `cls.kind_name`."""
+    if not cls.kind_name:
+        raise ValueError(f"{cls.__name__} has no kind_name")
+    if cls.kind_name in _KINDS:
+        raise ValueError(f"card kind {cls.kind_name!r} registered twice")
+    _KINDS[cls.kind_name] = cls
+    return cls
+
+
+def registered_kinds() -> dict[str, type[Item]]:
+    return dict(_KINDS)

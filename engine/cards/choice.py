@@ -1,0 +1,83 @@
+"""Multiple-choice cards, answered by the option's number or letter."""
+
+from __future__ import annotations
+
+import random
+import string
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from engine.cards.base import Item, Text, register_kind
+from engine.verdict import Verdict
+
+LETTERS = string.ascii_uppercase
+
+
+@register_kind
+class ChoiceItem(Item):
+    kind_name: ClassVar[str] = "choice"
+
+    kind: Literal["choice"]
+    options: Annotated[tuple[Text, ...], Field(min_length=2, max_length=8)]
+    answer: Annotated[int, Field(ge=1, description="1-based number of the correct option")]
+    # Shuffling stops a learner from remembering "it was the second one"; the order is seeded per
+    # review so that a replayed review shows the same order.
+    shuffle: bool = True
+
+    @model_validator(mode="after")
+    def _answer_in_range(self) -> ChoiceItem:
+        if self.answer > len(self.options):
+            raise ValueError(f"answer {self.answer} is not one of the {len(self.options)} options")
+        if len(set(self.options)) != len(self.options):
+            raise ValueError("two options have the same text")
+        return self
+
+    def answer_text(self) -> str:
+        return self.options[self.answer - 1]
+
+    def order(self, seed: int) -> list[int]:
+        """Indices into `options` in display order."""
+        idx = list(range(len(self.options)))
+        if self.shuffle:
+            random.Random(f"{self.id}:{seed}").shuffle(idx)
+        return idx
+
+    def choices(self, seed: int) -> list[str]:
+        return [self.options[i] for i in self.order(seed)]
+
+    def grade_choice(self, answer: str, seed: int) -> Verdict:
+        """Grade a typed option number (`2`) or letter (`b`) against the shown order."""
+        pick = parse_choice(answer, len(self.options))
+        if pick is None:
+            return Verdict(
+                correct=False,
+                valid=False,
+                feedback=f"not an option: answer with 1-{len(self.options)} "
+                f"or A-{LETTERS[len(self.options) - 1]}",
+            )
+        chosen = self.order(seed)[pick]
+        correct = chosen == self.answer - 1
+        return Verdict(
+            correct=correct,
+            interpreted_as=f"{LETTERS[pick]}. {self.options[chosen]}",
+            feedback="" if correct else f"the answer is: {self.answer_text()}",
+            score=1.0 if correct else 0.0,
+        )
+
+    def grade(self, answer: str) -> Verdict:
+        # Outside a session (e.g. `attnquiz check`) the options are numbered in bank order.
+        return self.grade_choice(answer, seed=-1) if not self.shuffle else self._unshuffled(answer)
+
+    def _unshuffled(self, answer: str) -> Verdict:
+        return self.model_copy(update={"shuffle": False}).grade_choice(answer, seed=-1)
+
+
+def parse_choice(text: str, n_options: int) -> int | None:
+    """0-based option index from `2`, `b`, `B`, `b)` or `(b)`; None when it names no option."""
+    t = text.strip().strip("().").strip()
+    if t.isdigit() and 1 <= int(t) <= n_options:
+        return int(t) - 1
+    if len(t) == 1 and t.upper() in LETTERS[:n_options]:
+        return LETTERS.index(t.upper())
+    return None

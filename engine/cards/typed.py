@@ -1,0 +1,146 @@
+"""Typed-answer cards: numbers, shapes and symbolic expressions, graded by `engine.checking`.
+
+The checking modules import SymPy, so they are imported inside `grade`, never at start-up.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from engine.cards.base import Item, Text, register_kind
+from engine.errors import AnswerError
+from engine.verdict import Verdict
+
+SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
+Aliases = dict[SymbolName, tuple[Annotated[str, StringConstraints(min_length=1)], ...]]
+
+
+class Mistake(BaseModel):
+    """A known wrong answer and what to tell the learner who gives it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    answer: Text
+    message: Text
+
+
+class TypedItem(Item):
+    """Common fields of typed kinds: symbol spellings and known mistakes."""
+
+    # Alternative spellings of symbols, e.g. {d_k: [d, dk]}. The loader merges the bank's own
+    # `symbols` under the item's, so an item only lists what is special to it.
+    symbols: Aliases = Field(default_factory=dict)
+    mistakes: tuple[Mistake, ...] = ()
+
+
+@register_kind
+class NumberItem(TypedItem):
+    kind_name: ClassVar[str] = "number"
+
+    kind: Literal["number"]
+    # A number, or a constant expression such as "sqrt(512)" whose value is the answer.
+    answer: float | Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    abs_tol: Annotated[float, Field(ge=0)] | None = None
+    rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
+    unit: str | None = None
+
+    @model_validator(mode="after")
+    def _needs_tolerance(self) -> NumberItem:
+        if self.abs_tol is None and self.rel_tol is None:
+            raise ValueError("a number item needs abs_tol or rel_tol (how close is right)")
+        return self
+
+    def expected_value(self) -> float:
+        if isinstance(self.answer, float | int):
+            return float(self.answer)
+        from engine.checking import evaluate_number
+
+        return evaluate_number(self.answer, aliases=self.symbols)
+
+    def answer_text(self) -> str:
+        value = self.expected_value()
+        shown = f"{value:.6g}"
+        if isinstance(self.answer, str) and self.answer.strip() != shown:
+            shown = f"{self.answer} ≈ {value:.4g}"
+        return f"{shown} {self.unit}" if self.unit else shown
+
+    def grade(self, answer: str) -> Verdict:
+        from engine.checking import check_number
+
+        return check_number(
+            answer, self.expected_value(), abs_tol=self.abs_tol, rel_tol=self.rel_tol
+        )
+
+    def check_bank(self) -> list[str]:
+        try:
+            self.expected_value()
+        except (AnswerError, ValueError) as exc:
+            return [f"answer {self.answer!r} is not a number: {exc}"]
+        return []
+
+
+@register_kind
+class ShapeItem(TypedItem):
+    kind_name: ClassVar[str] = "shape"
+
+    kind: Literal["shape"]
+    answer: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+    def answer_text(self) -> str:
+        return self.answer
+
+    def grade(self, answer: str) -> Verdict:
+        from engine.checking import check_shape
+
+        return check_shape(answer, self.answer, aliases=self.symbols)
+
+    def check_bank(self) -> list[str]:
+        from engine.checking import parse_shape
+
+        try:
+            parse_shape(self.answer, aliases=self.symbols)
+        except (AnswerError, ValueError) as exc:
+            return [f"answer {self.answer!r} is not a shape: {exc}"]
+        return []
+
+
+@register_kind
+class ExpressionItem(TypedItem):
+    kind_name: ClassVar[str] = "expression"
+
+    kind: Literal["expression"]
+    answer: Annotated[str, StringConstraints(min_length=1, max_length=400)]
+    # The domain the answer is checked on: symbols that are positive, integer, or matrices
+    # (non-commutative, so Q K^T and K^T Q differ).
+    positive: tuple[SymbolName, ...] = ()
+    integer: tuple[SymbolName, ...] = ()
+    noncommutative: tuple[SymbolName, ...] = ()
+
+    def answer_text(self) -> str:
+        return self.answer
+
+    def grade(self, answer: str) -> Verdict:
+        from engine.checking import check_expression
+
+        return check_expression(
+            answer,
+            self.answer,
+            aliases=self.symbols,
+            positive=self.positive,
+            integer=self.integer,
+            noncommutative=self.noncommutative,
+            mistakes=[(m.answer, m.message) for m in self.mistakes],
+        )
+
+    def check_bank(self) -> list[str]:
+        # The expected answer must be judged equal to itself, and no listed mistake may be.
+        problems = []
+        own = self.grade(self.answer)
+        if not own.correct:
+            problems.append(f"the answer {self.answer!r} does not check as correct: {own.feedback}")
+        for m in self.mistakes:
+            if self.grade(m.answer).correct:
+                problems.append(f"the mistake {m.answer!r} is equivalent to the answer")
+        return problems

@@ -1,0 +1,166 @@
+"""The `attnquiz` command line: a thin shell over the engine.
+
+Heavy modules (SymPy via the checker, the store, rich layouts) are imported inside the commands
+that use them, so `attnquiz --help` starts at once.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine import __version__
+
+app = typer.Typer(
+    name="attnquiz",
+    help="Learn scaled dot-product attention, softmax(Q Kᵀ/√d_k) V: spaced-repetition quizzes "
+    "with answers checked by meaning.\n\nExample: attnquiz 15  (review set 15, the attention "
+    "chapter)",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        help="Store folder (default: $ATTNQUIZ_HOME, else the user data folder).",
+        show_default=False,
+    ),
+]
+SetArg = Annotated[str, typer.Argument(help="Question set, e.g. 15.", show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"attnquiz {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Learn scaled dot-product attention."""
+
+
+@app.command()
+def quiz(
+    set_name: SetArg,
+    new: Annotated[int, typer.Option("--new", min=0, max=9999, help="New cards per day.")] = 10,
+    retention: Annotated[
+        float,
+        typer.Option("--retention", min=0.7, max=0.99, help="Desired retention for FSRS."),
+    ] = 0.9,
+    cram: Annotated[
+        bool, typer.Option("--cram", help="Review every card without changing the schedule.")
+    ] = False,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only cards with this tag (repeatable).")
+    ] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Review a set: due cards first, then new ones (FSRS scheduling).
+
+    Inside a session type :hint, :undo (take back the last answer) or :quit.
+    When standard input is not a terminal, each question reads one line (scripted mode).
+
+    Example: attnquiz quiz 15 --new 5
+    """
+    from engine.commands.quiz import run_quiz
+
+    raise typer.Exit(run_quiz(set_name, new, retention, cram, tuple(tag or ()), data_dir))
+
+
+@app.command()
+def check(
+    set_name: SetArg,
+    item: Annotated[str, typer.Argument(help="Item id, e.g. var-dot.", show_default=False)],
+    answer: Annotated[str, typer.Option("--answer", "-a", help="The answer to grade.")],
+    as_json: JsonOpt = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Grade one answer without touching the schedule (exit 0 right, 1 wrong).
+
+    Example: attnquiz check 15 var-dot --answer "d"
+    """
+    from engine.commands.check import run_check
+
+    raise typer.Exit(run_check(set_name, item, answer, as_json, data_dir))
+
+
+@app.command("list")
+def list_items(set_name: SetArg, data_dir: DataDir = None) -> None:
+    """List a set's items with their ids, kinds, tags and due dates.
+
+    Example: attnquiz list 15
+    """
+    from engine.commands.listing import run_list
+
+    raise typer.Exit(run_list(set_name, data_dir))
+
+
+@app.command()
+def stats(
+    set_name: SetArg,
+    as_json: JsonOpt = False,
+    retention: Annotated[
+        float, typer.Option("--retention", min=0.7, max=0.99, help="Desired retention.")
+    ] = 0.9,
+    data_dir: DataDir = None,
+) -> None:
+    """Counts, measured retention, due forecast and leeches of a set.
+
+    Example: attnquiz stats 15 --json
+    """
+    from engine.commands.stats import run_stats
+
+    raise typer.Exit(run_stats(set_name, as_json, retention, data_dir))
+
+
+@app.command()
+def lint(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Bank files or folders to check.", show_default=False)
+    ],
+) -> None:
+    """Validate banks and re-check every answer they state (exit 2 on any problem).
+
+    Example: attnquiz lint quizzes/
+    """
+    from engine.commands.lint import run_lint
+
+    raise typer.Exit(run_lint(paths))
+
+
+COMMANDS = {"quiz", "check", "list", "stats", "lint"}
+
+
+def _with_default_command(args: list[str]) -> list[str]:
+    """`attnquiz 15 ...` means `attnquiz quiz 15 ...`."""
+    for index, arg in enumerate(args):
+        if arg.startswith("-"):
+            continue
+        if arg not in COMMANDS:
+            return [*args[:index], "quiz", *args[index:]]
+        break
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engine.commands.errors import run_guarded
+
+    args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    return run_guarded(lambda: app(args, prog_name="attnquiz", standalone_mode=False))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+"""The wall clock, with a way for tests and demos to start it at another time."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from engine.errors import UsageError
+
+
+def make_clock() -> Callable[[], datetime]:
+    """Now, in UTC. `ATTNQUIZ_NOW` (ISO 8601) starts the clock at that moment instead."""
+    start = os.environ.get("ATTNQUIZ_NOW")
+    if not start:
+        return lambda: datetime.now(UTC)
+    try:
+        base = datetime.fromisoformat(start)
+    except ValueError as exc:
+        raise UsageError(f"ATTNQUIZ_NOW={start!r} is not an ISO 8601 time") from exc
+    if base.tzinfo is None:
+        base = base.replace(tzinfo=UTC)
+    t0 = time.monotonic()
+    return lambda: datetime.fromtimestamp(base.timestamp() + time.monotonic() - t0, UTC)

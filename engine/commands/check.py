@@ -1,0 +1,33 @@
+"""`attnquiz check SET ITEM --answer TEXT`: grade one answer; the schedule is not touched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.commands.context import load
+from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
+from engine.errors import AnswerError, UsageError
+from engine.verdict import Verdict
+
+
+def run_check(set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None) -> int:
+    _, qset = load(set_name, data_dir)
+    item = qset.item(item_id)
+    if item is None:
+        raise UsageError(f"set {set_name} has no item {item_id!r} (see: attnquiz list {set_name})")
+    if item.self_rated:
+        raise UsageError(f"{item_id!r} is a self-rated card: there is no answer to check")
+    try:
+        verdict = item.grade(answer)
+    except AnswerError as exc:
+        verdict = Verdict(correct=False, valid=False, feedback=str(exc))
+    if as_json:
+        print(json.dumps(verdict.to_json(item_id), ensure_ascii=False))
+    else:
+        from engine.ui.describe import shown_answer, verdict_line
+
+        print(verdict_line(verdict))
+        if not verdict.correct:
+            print(f"expected: {shown_answer(item)}")
+    return EXIT_OK if verdict.correct else EXIT_NEGATIVE

@@ -1,0 +1,60 @@
+"""`attnquiz lint PATH...`: every problem of every bank as `PATH:LINE: message`, exit 2 if any."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine.bank.catalog import SUFFIXES
+from engine.bank.loader import load_bank_file
+from engine.commands.errors import EXIT_OK, EXIT_USAGE
+
+
+def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    files: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+            if not found:
+                problems.append(f"{path}:1: no .yaml files in this folder")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(f"{path}:1: no such file or folder")
+    return files, problems
+
+
+def set_name_of(path: Path) -> str | None:
+    """The set a bank file belongs to, by its place: quizzes/15.yaml or quizzes/15/*.yaml."""
+    if path.parent.name == "quizzes":
+        return path.stem
+    if path.parent.parent.name == "quizzes":
+        return path.parent.name
+    return None
+
+
+def run_lint(paths: list[Path]) -> int:
+    files, problems = bank_files(paths)
+    ids_by_set: dict[str, dict[str, str]] = {}
+    total_items = 0
+    for path in files:
+        name = set_name_of(path)
+        loaded = load_bank_file(path, str(path), deep=True, set_name=name)
+        problems.extend(loaded.problems)
+        total_items += len(loaded.items)
+        if name is None:
+            continue
+        seen = ids_by_set.setdefault(name, {})
+        for item in loaded.items:
+            if item.id in seen:
+                problems.append(f"{path}:{item.line}: duplicate id {item.id!r} (also in {seen[item.id]})")
+            seen.setdefault(item.id, f"{path}:{item.line}")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{len(files)} file(s), {total_items} items: no problems")
+    return EXIT_OK

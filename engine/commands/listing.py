@@ -1,0 +1,38 @@
+"""`attnquiz list SET`: every item with its id, kind, tags and when it is due."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+
+from engine.clock import make_clock
+from engine.commands.context import load_with_store
+from engine.ui.console import make_console
+from engine.ui.describe import phase_name, when
+
+
+def run_list(set_name: str, data_dir: Path | None) -> int:
+    now = make_clock()()
+    qset, store = load_with_store(set_name, data_dir)
+    try:
+        cards = store.cards(qset.name, qset.ids)
+    finally:
+        store.close()
+    table = Table(title=f"{qset.title} (set {qset.name}, {len(qset.items)} items)", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    table.add_column("kind")
+    table.add_column("tags")
+    table.add_column("state")
+    table.add_column("due", no_wrap=True)
+    for item in qset.items:
+        card = cards.get(item.id)
+        table.add_row(
+            item.id,
+            item.kind,
+            ", ".join(item.tags),
+            phase_name(card.phase) + (" (leech)" if card.is_leech else "") if card else "new",
+            when(card.due, now) if card else "-",
+        )
+    make_console().print(table)
+    return 0

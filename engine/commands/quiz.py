@@ -1,0 +1,61 @@
+"""`attnquiz quiz SET`: a review session, interactive on a terminal, scripted otherwise."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from engine.clock import make_clock
+from engine.commands.context import load_with_store
+from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
+from engine.schedule import Scheduling
+from engine.session import ReviewSession
+from engine.ui.loop import Frontend, run_review
+from engine.ui.summary import print_summary
+
+
+def run_quiz(
+    set_name: str,
+    new_per_day: int,
+    retention: float,
+    cram: bool,
+    tags: tuple[str, ...],
+    data_dir: Path | None,
+) -> int:
+    clock = make_clock()
+    qset, store = load_with_store(set_name, data_dir)
+    unknown = sorted(set(tags) - {t for item in qset.items for t in item.tags})
+    if unknown:
+        from engine.errors import UsageError
+
+        raise UsageError(f"no item of set {set_name} has the tag {unknown[0]!r}")
+    scripted = not sys.stdin.isatty()
+    from engine.ui.console import make_console
+
+    console = make_console()
+    frontend: Frontend
+    if scripted:
+        from engine.ui.scripted import ScriptedFrontend
+
+        frontend = ScriptedFrontend()
+    else:
+        from engine.ui.interactive import InteractiveFrontend
+
+        frontend = InteractiveFrontend(console)
+    session = ReviewSession(
+        store, qset, Scheduling(retention), clock, new_per_day=new_per_day, cram=cram, tags=tags
+    )
+    code = EXIT_OK
+    try:
+        if not scripted:
+            console.print(f"[bold]{qset.title}[/] · set {qset.name}" + (" · cram" if cram else ""))
+        run_review(session, frontend)
+    except (KeyboardInterrupt, EOFError) as exc:
+        code = EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_OK
+    finally:
+        summary = session.finish()
+        store.close()
+    print_summary(console, summary, clock(), scripted=scripted)
+    if code == EXIT_INTERRUPTED:
+        print("interrupted: every answer so far is saved", file=sys.stderr)
+    return code

@@ -1,0 +1,103 @@
+"""Named schema migrations, applied in order and recorded in the `migrations` table."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[tuple[str, Migration]] = []
+
+
+def migration(name: str) -> Callable[[Migration], Migration]:
+    def register(fn: Migration) -> Migration:
+        MIGRATIONS.append((name, fn))
+        return fn
+
+    return register
+
+
+@migration("0001_cards_reviews_sessions")
+def _initial(db: sqlite3.Connection) -> None:
+    # Times are integer milliseconds since the Unix epoch, UTC.
+    _run_script(
+        db,
+        """
+        CREATE TABLE cards (
+            id INTEGER PRIMARY KEY,
+            set_name TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            phase INTEGER NOT NULL,
+            step INTEGER,
+            stability REAL,
+            difficulty REAL,
+            due INTEGER NOT NULL,
+            last_review INTEGER,
+            reps INTEGER NOT NULL DEFAULT 0,
+            fails INTEGER NOT NULL DEFAULT 0,
+            introduced INTEGER NOT NULL,
+            UNIQUE (set_name, item_id)
+        );
+        CREATE INDEX cards_by_due ON cards (set_name, due);
+        CREATE INDEX cards_by_introduced ON cards (set_name, introduced);
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            set_name TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            started INTEGER NOT NULL,
+            ended INTEGER
+        );
+        CREATE TABLE reviews (
+            id INTEGER PRIMARY KEY,
+            card_id INTEGER REFERENCES cards (id),
+            session_id INTEGER REFERENCES sessions (id),
+            set_name TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            reviewed_at INTEGER NOT NULL,
+            rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+            answer TEXT,
+            correct INTEGER,
+            duration_ms INTEGER,
+            phase_before INTEGER NOT NULL,
+            cram INTEGER NOT NULL DEFAULT 0,
+            card_before TEXT
+        );
+        CREATE INDEX reviews_by_card ON reviews (card_id, reviewed_at);
+        CREATE INDEX reviews_for_retention ON reviews (set_name, cram, phase_before, rating);
+        CREATE INDEX reviews_by_time ON reviews (set_name, reviewed_at);
+        """
+    )
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    # Not executescript(): it commits first, which would break the migration's transaction.
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def apply_migrations(db: sqlite3.Connection, now_ms: int) -> list[str]:
+    """Apply the migrations not yet recorded; each one in its own transaction."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied INTEGER NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+    known = {name for name, _ in MIGRATIONS}
+    if done - known:
+        from engine.errors import StoreError
+
+        newer = ", ".join(sorted(done - known))
+        raise StoreError(f"the store was written by a newer attnquiz (migrations {newer}); upgrade")
+    applied = []
+    for name, fn in MIGRATIONS:
+        if name in done:
+            continue
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            # Another process may have applied it while we waited for the lock.
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone():
+                continue
+            fn(db)
+            db.execute("INSERT INTO migrations VALUES (?, ?)", (name, now_ms))
+        applied.append(name)
+    return applied

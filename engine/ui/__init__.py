@@ -1,0 +1,1 @@
+"""The terminal side: rendering with rich, the interactive and scripted front ends."""

@@ -1,0 +1,90 @@
+"""The scripted front end: one line per question from standard input, plain text out.
+
+Used when standard input is not a terminal (SPEC.md, "Scripted use"): no pauses, an empty line
+or end of input ends the session, and a line that is no valid rating or choice counts as Again.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from engine.cards import Item
+from engine.schedule import Grade
+from engine.session import Outcome, Question, ReviewSession, grade_answer
+from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
+from engine.ui.loop import Action, Answered, End, Undo
+
+
+class ScriptedFrontend:
+    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None,
+                 err: TextIO | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+
+    def _print(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, question: Question, session: ReviewSession) -> Action:
+        item = question.item
+        self._print(f"[{question.number}] {item.id} ({item.kind}, {phase_name(question.phase)})")
+        self._print(item.prompt.rstrip())
+        for n, option in enumerate(question.choices or [], start=1):
+            self._print(f"  {n}. {option}")
+        if item.self_rated:
+            self._print("rate your recall: 1 again, 2 hard, 3 good, 4 easy")
+        started = time.monotonic()
+        while True:
+            line = self.stdin.readline()
+            text = line.strip()
+            if not text:
+                return End()
+            if text == ":quit":
+                return End()
+            if text == ":undo":
+                return Undo()
+            if text == ":hint":
+                self._print(f"hint: {item.hint or 'no hint for this one'}")
+                continue
+            break
+        duration = int((time.monotonic() - started) * 1000)
+        grade, verdict = grade_answer(question, text)
+        if item.self_rated and verdict is not None:
+            self._note(f"{text!r} is not a rating (1-4 or again/hard/good/easy); counted as again")
+            verdict = None
+        elif verdict is not None and not verdict.valid and item.kind == "choice":
+            self._note(f"{text!r} is not one of the options; counted as a wrong answer")
+        if verdict is not None:
+            self._print(verdict_line(verdict))
+        return Answered(grade=grade, answer=text, verdict=verdict, duration_ms=duration)
+
+    def _note(self, message: str) -> None:
+        print(f"note: {message}", file=self.err, flush=True)
+
+    def show_outcome(self, outcome: Outcome, session: ReviewSession) -> None:
+        item = outcome.item
+        self._print(f"answer: {shown_answer(item)}")
+        if item.explanation:
+            self._print(item.explanation.rstrip())
+        if session.cram:
+            self._print(f"rated {outcome.grade.name.lower()} (cram: schedule unchanged)")
+        else:
+            assert outcome.after.due is not None
+            gap = outcome.after.due - session.clock()
+            self._print(f"rated {outcome.grade.name.lower()}; next review in {interval(gap)}")
+        if outcome.became_leech:
+            self._print(f"leech: {item.id} has been missed {outcome.after.fails} times; "
+                        "reread the explanation or rewrite the card")
+        self._print()
+
+    def show_undo(self, item: Item | None) -> None:
+        if item is None:
+            self._print("nothing to undo")
+        else:
+            self._print(f"undone: {item.id}")
+        self._print()
+
+
+__all__ = ["Grade", "ScriptedFrontend"]

@@ -1,0 +1,30 @@
+"""The end-of-session summary."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.console import Console
+
+from engine.session import Summary
+from engine.ui.describe import when
+
+
+def print_summary(console: Console, summary: Summary, now: datetime, *, scripted: bool) -> None:
+    if summary.reviewed == 0:
+        line = "nothing reviewed"
+    else:
+        share = round(100 * summary.correct / summary.reviewed)
+        line = (
+            f"reviewed {summary.reviewed} · correct {summary.correct} ({share}%) · "
+            f"new {summary.new} · again {summary.again}"
+        )
+    nxt = f"next due: {when(summary.next_due, now)}" if summary.next_due else "next due: -"
+    if scripted:
+        print(f"session: {line}; {nxt}", flush=True)
+        if summary.leeches:
+            print(f"new leeches: {', '.join(summary.leeches)}", flush=True)
+        return
+    console.print(f"\n[bold]Session done[/]: {line}\n{nxt}")
+    if summary.leeches:
+        console.print(f"[yellow]new leeches:[/] {', '.join(summary.leeches)}")

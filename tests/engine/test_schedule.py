@@ -1,0 +1,75 @@
+"""The FSRS wrapper gives the intervals the fsrs reference implementation publishes."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engine.schedule import CardState, Grade, Phase, Scheduling
+
+G, A = Grade.GOOD, Grade.AGAIN
+
+
+def intervals(ratings: list[Grade], scheduling: Scheduling) -> tuple[list[int], CardState]:
+    card = CardState()
+    now = datetime(2022, 11, 29, 12, 30, tzinfo=UTC)
+    days = []
+    for grade in ratings:
+        card = scheduling.review(card, grade, now)
+        assert card.due is not None and card.last_review is not None
+        days.append((card.due - card.last_review).days)
+        now = card.due
+    return days, card
+
+
+def test_golden_sequence_of_good_and_again_matches_the_fsrs6_reference() -> None:
+    # The FSRS-6 reference sequence of the open-spaced-repetition test suites (py-fsrs,
+    # ts-fsrs): default parameters, no fuzz, each review on its due date.
+    ratings = [G, G, G, G, G, G, A, A, G, G, G, G, G]
+    days, card = intervals(ratings, Scheduling(fuzz=False))
+    assert days == [0, 2, 11, 46, 163, 498, 0, 0, 2, 4, 7, 12, 21]
+    assert card.reps == 13
+    assert card.fails == 2
+    assert card.phase == Phase.REVIEW
+
+
+def test_a_new_card_rated_again_comes_back_in_a_minute() -> None:
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    card = Scheduling(fuzz=False).review(CardState(), A, now)
+    assert card.phase == Phase.LEARNING
+    assert card.due == now + timedelta(minutes=1)
+
+
+def test_lower_desired_retention_gives_longer_intervals() -> None:
+    ratings = [G, G, G, G]
+    strict, _ = intervals(ratings, Scheduling(0.95, fuzz=False))
+    relaxed, _ = intervals(ratings, Scheduling(0.8, fuzz=False))
+    assert relaxed[-1] > strict[-1]
+
+
+def test_fourth_miss_makes_a_leech() -> None:
+    s = Scheduling(fuzz=False)
+    card = CardState()
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    for n in range(1, 5):
+        card = s.review(card, A, now)
+        assert card.is_leech == (n >= 4)
+        now += timedelta(minutes=1)
+
+
+@pytest.mark.parametrize("retention", [0.5, 0.999])
+def test_retention_outside_the_sensible_range_is_refused(retention: float) -> None:
+    with pytest.raises(ValueError, match="between"):
+        Scheduling(retention)
+
+
+@pytest.mark.parametrize(
+    ("text", "grade"),
+    [("1", A), ("again", A), ("G", G), (" good ", G), ("4", Grade.EASY), ("h", Grade.HARD)],
+)
+def test_ratings_parse_from_numbers_names_and_initials(text: str, grade: Grade) -> None:
+    assert Grade.parse(text) == grade
+
+
+@pytest.mark.parametrize("text", ["", "0", "5", "goodish", "x", "3 4"])
+def test_other_text_is_no_rating(text: str) -> None:
+    assert Grade.parse(text) is None
