@@ -24,7 +24,11 @@ class BankError(AttnquizError):
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__(problems[0] if len(problems) == 1 else f"{problems[0]} (and {len(problems) - 1} more problems; run `attnquiz lint`)")
+        super().__init__(
+            problems[0]
+            if len(problems) == 1
+            else f"{problems[0]} (and {len(problems) - 1} more problems; run `attnquiz lint`)"
+        )
 
 
 class StoreError(AttnquizError):

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from enum import IntEnum
 
 from fsrs import Card, Rating, Scheduler, State
+from fsrs.scheduler import DEFAULT_PARAMETERS
 
 DEFAULT_RETENTION = 0.9
 # A card rated Again this many times is a leech: it costs reviews without sticking, and usually
@@ -78,9 +79,10 @@ class Scheduling:
     ) -> None:
         if not 0.7 <= desired_retention <= 0.99:
             raise ValueError("desired retention must be between 0.70 and 0.99")
-        kwargs = {"parameters": parameters} if parameters else {}
         self._fsrs = Scheduler(
-            desired_retention=desired_retention, enable_fuzzing=fuzz, **kwargs
+            parameters=parameters or DEFAULT_PARAMETERS,
+            desired_retention=desired_retention,
+            enable_fuzzing=fuzz,
         )
 
     @property

@@ -53,8 +53,14 @@ def set_stats(store: Store, qset: QuestionSet, now: datetime, desired_retention:
     due_now = db.execute(
         f"SELECT count(*) FROM cards WHERE {in_bank} AND "
         "((phase = ? AND due < ?) OR (phase != ? AND due <= ?))",
-        (name, ids, int(Phase.REVIEW), to_ms(day0 + timedelta(days=1)), int(Phase.REVIEW),
-         to_ms(now + LEARN_AHEAD)),
+        (
+            name,
+            ids,
+            int(Phase.REVIEW),
+            to_ms(day0 + timedelta(days=1)),
+            int(Phase.REVIEW),
+            to_ms(now + LEARN_AHEAD),
+        ),
     ).fetchone()[0]
     forecast = []
     for day in range(1, FORECAST_DAYS + 1):

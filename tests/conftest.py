@@ -1,4 +1,4 @@
-"""Every test gets its own empty store folder, with the tiny fixture course installed as a user set."""
+"""Every test gets its own store folder, with the tiny fixture course as a user set."""
 
 from __future__ import annotations
 

@@ -60,13 +60,17 @@ def load_bank_file(
     raw_items = doc.value.get("items") or []
     first_line: dict[str, int] = {}
     for index, raw in enumerate(raw_items):
+        # Duplicates are found on the raw ids, so that an invalid item still claims its id.
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(raw_id, str):
+            line = doc.line_of(("items", index))
+            if raw_id in first_line:
+                doc.problem(line, f"duplicate id {raw_id!r} (first at line {first_line[raw_id]})")
+                continue
+            first_line[raw_id] = line
         item = _load_item(doc, raw, index, shared_symbols)
         if item is None:
             continue
-        if item.id in first_line:
-            doc.problem(item.line, f"duplicate id {item.id!r} (first at line {first_line[item.id]})")
-            continue
-        first_line[item.id] = item.line
         if deep:
             for problem in _deep_check(item):
                 doc.problem(item.line, f"item {item.id!r}: {problem}")

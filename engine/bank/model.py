@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from engine.cards.base import Item
 from engine.cards.typed import Aliases
@@ -27,6 +27,12 @@ class BankHeader(BaseModel):
     # Spellings shared by every item of the file, e.g. {d_k: [d, dk, "d_{k}"]}.
     symbols: Aliases = Field(default_factory=dict)
     items: list[object]
+
+    @field_validator("set", mode="before")
+    @classmethod
+    def _set_as_text(cls, value: object) -> object:
+        # `set: 15` is the natural way to write it; YAML reads it as a number.
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 @dataclass(frozen=True)

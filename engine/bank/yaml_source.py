@@ -67,19 +67,26 @@ def read_yaml(path: Path, shown_as: str | None = None) -> YamlDocument:
 
 
 def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if "\t" in line:
+    for number, text_line in enumerate(text.splitlines(), start=1):
+        if "\t" in text_line:
             doc.problem(number, "tab character; indent and separate with spaces only")
     try:
+        if _report_aliases(text, doc):
+            return doc
         nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         what = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.context_mark and exc.problem:
+            what += f" ({exc.context} at line {exc.context_mark.line + 1})"
         doc.problem(line, f"YAML syntax error: {what}")
         return doc
     except yaml.YAMLError as exc:
         doc.problem(1, f"YAML syntax error: {exc}")
+        return doc
+    except RecursionError:
+        doc.problem(1, "the YAML is nested too deeply to be a bank")
         return doc
     if len(nodes) != 1:
         doc.problem(1, "expected exactly one YAML document" if nodes else "the file is empty")
@@ -87,6 +94,19 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
     builder = _Builder(doc)
     doc.value = builder.build(nodes[0], ())
     return doc
+
+
+def _report_aliases(text: str, doc: YamlDocument) -> bool:
+    """Report every alias at its own line (composed nodes no longer know where the alias was)."""
+    found = False
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            doc.problem(
+                event.start_mark.line + 1 if event.start_mark else 1,
+                f"YAML alias *{event.anchor} is not allowed in banks; repeat the text",
+            )
+            found = True
+    return found
 
 
 class _Builder:
@@ -111,6 +131,7 @@ class _Builder:
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(child, (*path, i)) for i, child in enumerate(node.value)]
+        assert isinstance(node, yaml.ScalarNode)
         return self._scalar(node)
 
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[str, Any]:

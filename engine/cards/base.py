@@ -48,7 +48,7 @@ class Item(BaseModel):
         return None
 
     def check_bank(self) -> list[str]:
-        """Author-facing problems beyond the schema (e.g. an expected answer that does not parse)."""
+        """Author-facing problems beyond the schema (e.g. an answer that does not parse)."""
         return []
 
 

@@ -11,7 +11,9 @@ from engine.errors import AnswerError, UsageError
 from engine.verdict import Verdict
 
 
-def run_check(set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None) -> int:
+def run_check(
+    set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None
+) -> int:
     _, qset = load(set_name, data_dir)
     item = qset.item(item_id)
     if item is None:

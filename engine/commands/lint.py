@@ -49,7 +49,9 @@ def run_lint(paths: list[Path]) -> int:
         seen = ids_by_set.setdefault(name, {})
         for item in loaded.items:
             if item.id in seen:
-                problems.append(f"{path}:{item.line}: duplicate id {item.id!r} (also in {seen[item.id]})")
+                problems.append(
+                    f"{path}:{item.line}: duplicate id {item.id!r} (also in {seen[item.id]})"
+                )
             seen.setdefault(item.id, f"{path}:{item.line}")
     for problem in problems:
         print(problem, file=sys.stderr)

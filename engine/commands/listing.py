@@ -19,7 +19,9 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
         cards = store.cards(qset.name, qset.ids)
     finally:
         store.close()
-    table = Table(title=f"{qset.title} (set {qset.name}, {len(qset.items)} items)", title_justify="left")
+    table = Table(
+        title=f"{qset.title} (set {qset.name}, {len(qset.items)} items)", title_justify="left"
+    )
     table.add_column("id", no_wrap=True)
     table.add_column("kind")
     table.add_column("tags")

@@ -34,11 +34,14 @@ def show(s: SetStats, now: datetime) -> None:
     counts = Table.grid(padding=(0, 2))
     counts.add_row("cards", str(s.cards), "new", str(s.new))
     counts.add_row("learning", str(s.learning), "review", str(s.review))
-    counts.add_row("due now", f"[bold]{s.due_now}[/]", "reviews", f"{s.reviews} ({s.reviews_today} today)")
+    counts.add_row(
+        "due now", f"[bold]{s.due_now}[/]", "reviews", f"{s.reviews} ({s.reviews_today} today)"
+    )
     if s.retention is None:
         measured = "no graduated reviews yet"
     else:
-        measured = f"{100 * s.retention:.1f}% of {s.retention_reviews} (desired {100 * s.desired_retention:.0f}%)"
+        desired = f"desired {100 * s.desired_retention:.0f}%"
+        measured = f"{100 * s.retention:.1f}% of {s.retention_reviews} ({desired})"
     counts.add_row("retention", measured, "", "")
     if s.retired:
         counts.add_row("retired", f"{s.retired} cards no longer in the bank (history kept)", "", "")
@@ -54,8 +57,10 @@ def show(s: SetStats, now: datetime) -> None:
         forecast.add_row(day, str(n), "█" * round(30 * n / peak))
     console.print(forecast)
     if s.leeches:
-        console.print("[yellow]leeches[/] (missed often; reread or rewrite): " + ", ".join(
-            f"{leech['id']} ({leech['fails']}×)" for leech in s.leeches))
+        console.print(
+            "[yellow]leeches[/] (missed often; reread or rewrite): "
+            + ", ".join(f"{leech['id']} ({leech['fails']}×)" for leech in s.leeches)
+        )
     if s.next_due:
         from engine.ui.describe import when
 

@@ -65,7 +65,7 @@ def _initial(db: sqlite3.Connection) -> None:
         CREATE INDEX reviews_by_card ON reviews (card_id, reviewed_at);
         CREATE INDEX reviews_for_retention ON reviews (set_name, cram, phase_before, rating);
         CREATE INDEX reviews_by_time ON reviews (set_name, reviewed_at);
-        """
+        """,
     )
 
 

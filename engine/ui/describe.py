@@ -49,7 +49,11 @@ def shown_answer(item: Item) -> str:
 
 
 def verdict_line(verdict: Verdict) -> str:
-    mark = "✓ correct" if verdict.correct else ("? could not read this" if not verdict.valid else "✗ wrong")
+    mark = (
+        "✓ correct"
+        if verdict.correct
+        else ("? could not read this" if not verdict.valid else "✗ wrong")
+    )
     parts = [mark]
     if verdict.interpreted_as and verdict.valid:
         parts.append(f"read as {verdict.interpreted_as}")

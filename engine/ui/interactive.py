@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
@@ -28,13 +28,19 @@ class InteractiveFrontend:
         queued, learning = session.remaining()
         title = f"[bold]{item.id}[/] · {item.kind} · {phase_name(question.phase)}"
         counts = f"{queued} left" + (f" · {learning} learning" if learning else "")
-        body: list[object] = [render_prompt(item.prompt)]
+        body: list[RenderableType] = [render_prompt(item.prompt)]
         for letter, option in zip("ABCDEFGH", question.choices or [], strict=False):
             body.append(Text.assemble(("  " + letter + ". ", "bold"), option))
         self.console.print()
         self.console.print(
-            Panel(Group(*body), title=title, subtitle=counts, title_align="left",
-                  subtitle_align="right", border_style="blue")
+            Panel(
+                Group(*body),
+                title=title,
+                subtitle=counts,
+                title_align="left",
+                subtitle_align="right",
+                border_style="blue",
+            )
         )
         started = time.monotonic()
         hint = "Enter to reveal" if item.self_rated else "your answer"
@@ -55,7 +61,11 @@ class InteractiveFrontend:
         if item.self_rated:
             self._reveal(item)
             grade = self._choose_grade(question, session, suggested=None)
-            return grade if isinstance(grade, Undo | End) else Answered(grade, text or None, None, duration)
+            return (
+                grade
+                if isinstance(grade, Undo | End)
+                else Answered(grade, text or None, None, duration)
+            )
         grade_hint, verdict = grade_answer(question, text) if text else (Grade.AGAIN, None)
         if verdict is not None:
             style = "green" if verdict.correct else "red"
@@ -69,7 +79,7 @@ class InteractiveFrontend:
         return Answered(chosen, text or None, verdict, duration)
 
     def _reveal(self, item: Item) -> None:
-        parts: list[object] = [Text.assemble(("answer: ", "bold"), shown_answer(item))]
+        parts: list[RenderableType] = [Text.assemble(("answer: ", "bold"), shown_answer(item))]
         if item.explanation:
             parts.append(Text(item.explanation.rstrip(), style="dim"))
         self.console.print(Panel(Group(*parts), border_style="green"))
@@ -98,9 +108,9 @@ class InteractiveFrontend:
                 return Undo()
             if text in {":q", ":quit"}:
                 return End()
-            grade = Grade.parse(text)
-            if grade is not None:
-                return grade
+            parsed = Grade.parse(text)
+            if parsed is not None:
+                return parsed
             self.console.print("[yellow]type 1, 2, 3 or 4 (again, hard, good, easy)[/]")
 
     # -- after answering ----------------------------------------------------------------------

@@ -18,8 +18,9 @@ from engine.ui.loop import Action, Answered, End, Undo
 
 
 class ScriptedFrontend:
-    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None,
-                 err: TextIO | None = None) -> None:
+    def __init__(
+        self, stdin: TextIO | None = None, out: TextIO | None = None, err: TextIO | None = None
+    ) -> None:
         self.stdin = stdin or sys.stdin
         self.out = out or sys.stdout
         self.err = err or sys.stderr
@@ -75,8 +76,10 @@ class ScriptedFrontend:
             gap = outcome.after.due - session.clock()
             self._print(f"rated {outcome.grade.name.lower()}; next review in {interval(gap)}")
         if outcome.became_leech:
-            self._print(f"leech: {item.id} has been missed {outcome.after.fails} times; "
-                        "reread the explanation or rewrite the card")
+            self._print(
+                f"leech: {item.id} has been missed {outcome.after.fails} times; "
+                "reread the explanation or rewrite the card"
+            )
         self._print()
 
     def show_undo(self, item: Item | None) -> None:

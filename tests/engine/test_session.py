@@ -126,7 +126,9 @@ def test_nothing_to_undo_at_the_start(store, qset) -> None:
 
 
 def test_tags_select_the_cards_of_a_session(store, qset) -> None:
-    asked = answer_all(session(store, qset, FakeClock(), tags=("variance",), new_per_day=10), Grade.EASY)
+    asked = answer_all(
+        session(store, qset, FakeClock(), tags=("variance",), new_per_day=10), Grade.EASY
+    )
     assert asked == ["number-std", "expr-var"]
 
 

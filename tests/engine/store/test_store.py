@@ -20,8 +20,14 @@ NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 def review(item: str, grade: Grade = Grade.GOOD, at: datetime = NOW, **kw: object) -> ReviewRecord:
     return ReviewRecord(
-        set_name="demo", item_id=item, grade=int(grade), answer="x", correct=grade > 1,
-        duration_ms=1200, reviewed_at=at, **kw,  # type: ignore[arg-type]
+        set_name="demo",
+        item_id=item,
+        grade=int(grade),
+        answer="x",
+        correct=grade > 1,
+        duration_ms=1200,
+        reviewed_at=at,
+        **kw,  # type: ignore[arg-type]
     )
 
 

@@ -1,0 +1,145 @@
+"""`attnquiz lint`: every malformed bank gives exit 2 and a `PATH:LINE: message` per problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+
+GOOD_ITEM = """\
+  - id: one
+    kind: recall
+    prompt: Say the equation.
+    back: softmax(Q Kᵀ / √d_k) V
+"""
+HEADER = "format_version: 1\nset: demo\ntitle: Demo\nitems:\n"
+
+
+def lint(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, Path]:
+    path = tmp_path / "quizzes" / "demo.yaml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    code = main(["lint", str(path)])
+    return code, capsys.readouterr().err, path
+
+
+CASES = {
+    "yaml_syntax": (HEADER + GOOD_ITEM + "  - id: [unclosed\n", 10, "flow sequence at line 9"),
+    "tab": (HEADER + GOOD_ITEM.replace("    back:", "\tback:"), 8, "tab character"),
+    "duplicate_key": (HEADER + GOOD_ITEM + "    prompt: again\n", 9, "duplicate key 'prompt'"),
+    "unknown_field": (
+        HEADER + GOOD_ITEM + "    hnit: typo\n",
+        9,
+        "unknown field 'hnit' (did you mean 'hint'?)",
+    ),
+    "missing_answer": (
+        HEADER + "  - id: var-dot\n    kind: expression\n    prompt: Var(q·k)?\n",
+        5,
+        "item 'var-dot' has no answer",
+    ),
+    "duplicate_id": (HEADER + GOOD_ITEM + GOOD_ITEM, 9, "duplicate id 'one' (first at line 5)"),
+    "yaml_tag": (
+        HEADER + GOOD_ITEM + "    hint: !!python/object/apply:os.system ['echo pwned']\n",
+        9,
+        "YAML tag",
+    ),
+    "custom_tag": (HEADER + GOOD_ITEM + "    hint: !secret x\n", 9, "YAML tag '!secret'"),
+    "alias": (
+        HEADER
+        + "  - &card\n    id: one\n    kind: recall\n    prompt: p\n    back: b\n  - *card\n",
+        10,
+        "YAML alias *card",
+    ),
+    "unknown_kind": (
+        HEADER + GOOD_ITEM.replace("recall", "essay"),
+        6,
+        "kind 'essay' is not one of",
+    ),
+    "wrong_version": (HEADER.replace("1", "7", 1) + GOOD_ITEM, 1, "format_version 7"),
+    "set_name": (HEADER.replace("demo", "16") + GOOD_ITEM, 2, "does not match"),
+    "choice_out_of_range": (
+        HEADER + "  - id: c\n    kind: choice\n    prompt: p\n    options: [a, b]\n    answer: 3\n",
+        5,
+        "answer 3 is not one of the 2 options",
+    ),
+    "number_without_tolerance": (
+        HEADER + "  - id: n\n    kind: number\n    prompt: p\n    answer: 8\n",
+        5,
+        "needs abs_tol or rel_tol",
+    ),
+    "empty": ("", 1, "empty"),
+    "not_a_mapping": ("- just\n- a list\n", 1, "a bank is a mapping"),
+    "bad_id": (HEADER + GOOD_ITEM.replace("id: one", "id: One Two"), 5, "id"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_malformed_bank_gives_exit_2_and_path_line_message(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, line, message = CASES[case]
+    code, err, path = lint(tmp_path, text, capsys)
+    assert code == 2
+    assert f"{path}:{line}: " in err, err
+    assert message in err, err
+    assert "Traceback" not in err
+
+
+def test_every_problem_is_reported_not_only_the_first(tmp_path: Path, capsys) -> None:
+    text = (
+        HEADER
+        + GOOD_ITEM
+        + "    hnit: x\n"
+        + GOOD_ITEM
+        + "  - id: two\n    kind: recall\n    prompt: p\n"
+    )
+    code, err, path = lint(tmp_path, text, capsys)
+    assert code == 2
+    assert f"{path}:9: " in err  # unknown field
+    assert f"{path}:10: duplicate id" in err
+    assert f"{path}:14: item 'two' has no 'back'" in err
+
+
+def test_a_clean_bank_passes(tmp_path: Path, capsys) -> None:
+    code, err, _ = lint(tmp_path, HEADER + GOOD_ITEM, capsys)
+    assert (code, err) == (0, "")
+
+
+def test_a_missing_path_is_a_problem_too(tmp_path: Path, capsys) -> None:
+    assert main(["lint", str(tmp_path / "nope.yaml")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_an_alias_bomb_is_refused_without_expanding_it(tmp_path: Path, capsys) -> None:
+    bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for n in range(1, 30):
+        bomb.append(
+            f"a{n}: &a{n} [*a{n - 1 if n > 1 else ''}" + f", *a{n - 1 if n > 1 else ''}" * 8 + "]"
+        )
+    code, err, _ = lint(tmp_path, "\n".join(bomb).replace("*a0", "*a") + "\n", capsys)
+    assert code == 2
+    assert "YAML alias" in err
+
+
+def test_the_shipped_banks_lint_clean(capsys) -> None:
+    quizzes = Path(__file__).resolve().parents[3] / "quizzes"
+    assert main(["lint", str(quizzes)]) == 0, capsys.readouterr().err
+
+
+def test_the_test_fixture_bank_lints_clean(capsys) -> None:
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures" / "quizzes"
+    assert main(["lint", str(fixtures)]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("blob", [b"\xff\xfe\x00bad", b"items: [" * 1000])
+def test_binary_or_deeply_nested_garbage_gives_a_message_not_a_traceback(
+    blob: bytes, tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / "quizzes" / "demo.yaml"
+    path.parent.mkdir()
+    path.write_bytes(blob)
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:" in err and "Traceback" not in err

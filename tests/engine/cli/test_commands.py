@@ -1,0 +1,122 @@
+"""Exit codes, messages, help and start-up cost of every command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.cli import COMMANDS, main
+
+
+def test_check_json_has_exactly_the_spec_fields(capsys) -> None:
+    assert main(["check", "demo", "expr-var", "--answer", "dk", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"item", "correct", "valid", "interpreted_as", "feedback"}
+    assert out["item"] == "expr-var" and out["correct"] is True and out["valid"] is True
+
+
+def test_check_a_wrong_answer_exits_1_with_the_mistake_message(capsys) -> None:
+    assert main(["check", "demo", "expr-var", "--answer", "sqrt(d)", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["correct"] is False and "standard deviation" in out["feedback"]
+
+
+def test_check_a_choice_by_letter(capsys) -> None:
+    assert main(["check", "demo", "choice-axis", "--answer", "A"]) == 0
+    assert main(["check", "demo", "choice-axis", "--answer", "2"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check", "demo", "nope", "--answer", "1"], "has no item 'nope'"),
+        (["check", "nosuchset", "x", "--answer", "1"], "no question set 'nosuchset'"),
+        (["check", "demo", "recall-one", "--answer", "1"], "self-rated"),
+        (["quiz", "demo", "--tag", "nosuchtag"], "tag 'nosuchtag'"),
+        (["quiz", "demo", "--retention", "2"], "--retention"),
+        (["stats"], "Missing argument"),
+        (["stats", "demo", "--bogus"], "No such option"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], message: str, capsys) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "__import__('os').system('touch PWNED')",
+        "().__class__.__bases__[0].__subclasses__()",
+        "open('PWNED', 'w')",
+        "9**9**9**9",
+        "(" * 5000 + "d" + ")" * 5000,
+        "exec('import os')",
+    ],
+)
+def test_hostile_typed_answers_are_rejected_and_nothing_runs(
+    answer: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "demo", "expr-var", "--answer", answer, "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] is False and out["feedback"]
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_every_command_has_help_with_an_example(capsys) -> None:
+    for command in sorted(COMMANDS):
+        assert main([command, "--help"]) == 0
+        out = capsys.readouterr().out
+        assert "Example:" in out, command
+
+
+def test_version(capsys) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("attnquiz ")
+
+
+def test_a_bare_set_name_runs_the_quiz(monkeypatch, capsys) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n"))
+    assert main(["demo"]) == 0
+    assert "[1] recall-one" in capsys.readouterr().out
+
+
+HEAVY = "numpy", "sympy", "numba"
+PROBE = """
+import io, json, sys
+from engine.cli import main
+sys.stdin = io.StringIO({stdin!r})
+code = main({args!r})
+heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+print("\\nPROBE " + json.dumps([code, heavy]), file=sys.stderr)
+"""
+
+
+def probe(args: list[str], store_home: Path, stdin: str = "") -> tuple[int, list[str]]:
+    code = PROBE.format(args=args, heavy=HEAVY, stdin=stdin)
+    env = {"ATTNQUIZ_HOME": str(store_home), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    line = [ln for ln in result.stderr.splitlines() if ln.startswith("PROBE ")][-1]
+    status, heavy = json.loads(line[len("PROBE ") :])
+    return status, heavy
+
+
+def test_help_imports_no_numpy_sympy_or_numba(store_home: Path) -> None:
+    assert probe(["--help"], store_home) == (0, [])
+    assert probe(["quiz", "--help"], store_home) == (0, [])
+
+
+def test_the_first_question_appears_before_sympy_is_imported(store_home: Path) -> None:
+    # The session ends at end of input, right after showing the first (self-rated) question.
+    assert probe(["quiz", "demo"], store_home) == (0, [])
+    assert probe(["stats", "demo"], store_home) == (0, [])
+    assert probe(["list", "demo"], store_home) == (0, [])
