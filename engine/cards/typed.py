@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from engine.cards.base import Item, Text, register_kind
 from engine.errors import AnswerError
@@ -33,6 +40,14 @@ class TypedItem(Item):
     # `symbols` under the item's, so an item only lists what is special to it.
     symbols: Aliases = Field(default_factory=dict)
     mistakes: tuple[Mistake, ...] = ()
+
+    @field_validator("answer", mode="before", check_fields=False)
+    @classmethod
+    def _number_as_text(cls, value: object) -> object:
+        # `answer: 0` or `answer: 1` reads as a YAML number; for an expression it is still text.
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return value if cls.kind_name == "number" else str(value)
+        return value
 
 
 @register_kind

@@ -143,3 +143,9 @@ def test_binary_or_deeply_nested_garbage_gives_a_message_not_a_traceback(
     assert main(["lint", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:" in err and "Traceback" not in err
+
+
+def test_a_bare_number_is_a_valid_expression_answer(tmp_path: Path, capsys) -> None:
+    item = "  - id: mean\n    kind: expression\n    prompt: E[q·k]?\n    answer: 0\n"
+    code, err, _ = lint(tmp_path, HEADER + item, capsys)
+    assert (code, err) == (0, "")
