@@ -55,7 +55,11 @@ def available_sets(roots: list[BankRoot]) -> list[str]:
                 names.add(path.stem)
             elif path.is_dir() and any(p.suffix in SUFFIXES for p in path.iterdir()):
                 names.add(path.name)
-    return sorted(names, key=lambda n: (not n.isdigit(), int(n) if n.isdigit() else 0, n))
+
+    def numeric(n: str) -> bool:
+        return n.isascii() and n.isdigit()
+
+    return sorted(names, key=lambda n: (not numeric(n), int(n) if numeric(n) else 0, n))
 
 
 def open_set(name: str, store: Path) -> QuestionSet:

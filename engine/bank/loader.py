@@ -34,6 +34,8 @@ def load_bank_file(
     doc = read_yaml(path, shown_as)
     result = LoadedFile(path=doc.path, problems=doc.problems)
     if doc.value is None:
+        if not doc.problems:
+            doc.problem(1, "the file is empty: a bank has format_version, set, title and items")
         return result
     if not isinstance(doc.value, dict):
         doc.problem(1, "a bank is a mapping with format_version, set, title and items")

@@ -14,6 +14,8 @@ from typing import Any
 import yaml
 
 MAX_BANK_BYTES = 2_000_000
+# libyaml's parser is some 20 times faster; its nodes carry the same positions.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -73,7 +75,7 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
     try:
         if _report_aliases(text, doc):
             return doc
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        nodes = list(yaml.compose_all(text, Loader=_FAST_LOADER))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -99,7 +101,7 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
 def _report_aliases(text: str, doc: YamlDocument) -> bool:
     """Report every alias at its own line (composed nodes no longer know where the alias was)."""
     found = False
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=_FAST_LOADER):
         if isinstance(event, yaml.AliasEvent):
             doc.problem(
                 event.start_mark.line + 1 if event.start_mark else 1,

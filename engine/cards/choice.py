@@ -76,7 +76,7 @@ class ChoiceItem(Item):
 def parse_choice(text: str, n_options: int) -> int | None:
     """0-based option index from `2`, `b`, `B`, `b)` or `(b)`; None when it names no option."""
     t = text.strip().strip("().").strip()
-    if t.isdigit() and 1 <= int(t) <= n_options:
+    if t.isascii() and t.isdigit() and 1 <= int(t) <= n_options:
         return int(t) - 1
     if len(t) == 1 and t.upper() in LETTERS[:n_options]:
         return LETTERS.index(t.upper())

@@ -30,24 +30,24 @@ def run_quiz(
 
         raise UsageError(f"no item of set {set_name} has the tag {unknown[0]!r}")
     scripted = not sys.stdin.isatty()
-    from engine.ui.console import make_console
-
-    console = make_console()
     frontend: Frontend
+    console = None
     if scripted:
         from engine.ui.scripted import ScriptedFrontend
 
         frontend = ScriptedFrontend()
     else:
+        from engine.ui.console import make_console
         from engine.ui.interactive import InteractiveFrontend
 
+        console = make_console()
         frontend = InteractiveFrontend(console)
     session = ReviewSession(
         store, qset, Scheduling(retention), clock, new_per_day=new_per_day, cram=cram, tags=tags
     )
     code = EXIT_OK
     try:
-        if not scripted:
+        if console is not None:
             console.print(f"[bold]{qset.title}[/] · set {qset.name}" + (" · cram" if cram else ""))
         run_review(session, frontend)
     except (KeyboardInterrupt, EOFError) as exc:
@@ -55,7 +55,7 @@ def run_quiz(
     finally:
         summary = session.finish()
         store.close()
-    print_summary(console, summary, clock(), scripted=scripted)
+    print_summary(console, summary, clock())
     if code == EXIT_INTERRUPTED:
         print("interrupted: every answer so far is saved", file=sys.stderr)
     return code

@@ -6,12 +6,9 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from rich.table import Table
-
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
 from engine.stats import SetStats, set_stats
-from engine.ui.console import make_console
 
 
 def run_stats(set_name: str, as_json: bool, retention: float, data_dir: Path | None) -> int:
@@ -29,6 +26,10 @@ def run_stats(set_name: str, as_json: bool, retention: float, data_dir: Path | N
 
 
 def show(s: SetStats, now: datetime) -> None:
+    from rich.table import Table
+
+    from engine.ui.console import make_console
+
     console = make_console()
     console.print(f"[bold]{s.title}[/] (set {s.set})")
     counts = Table.grid(padding=(0, 2))

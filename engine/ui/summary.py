@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from engine.session import Summary
 from engine.ui.describe import when
 
+if TYPE_CHECKING:
+    from rich.console import Console
 
-def print_summary(console: Console, summary: Summary, now: datetime, *, scripted: bool) -> None:
+
+def print_summary(console: Console | None, summary: Summary, now: datetime) -> None:
+    """Plain lines for scripts (no console), a styled block on a terminal."""
     if summary.reviewed == 0:
         line = "nothing reviewed"
     else:
@@ -20,7 +23,7 @@ def print_summary(console: Console, summary: Summary, now: datetime, *, scripted
             f"new {summary.new} · again {summary.again}"
         )
     nxt = f"next due: {when(summary.next_due, now)}" if summary.next_due else "next due: -"
-    if scripted:
+    if console is None:
         print(f"session: {line}; {nxt}", flush=True)
         if summary.leeches:
             print(f"new leeches: {', '.join(summary.leeches)}", flush=True)
