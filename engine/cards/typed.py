@@ -5,6 +5,7 @@ The checking modules import SymPy, so they are imported inside `grade`, never at
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
@@ -31,6 +32,13 @@ class Mistake(BaseModel):
 
     answer: Text
     message: Text
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _number_as_text(cls, value: object) -> object:
+        return (
+            str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        )
 
 
 class TypedItem(Item):
@@ -84,16 +92,38 @@ class NumberItem(TypedItem):
     def grade(self, answer: str) -> Verdict:
         from engine.checking import check_number
 
-        return check_number(
+        verdict = check_number(
             answer, self.expected_value(), abs_tol=self.abs_tol, rel_tol=self.rel_tol
         )
+        if verdict.correct or not verdict.valid:
+            return verdict
+        for mistake in self.mistakes:
+            if self._close(answer, mistake.answer):
+                return replace(verdict, feedback=mistake.message)
+        return verdict
+
+    def _close(self, answer: str, other: str) -> bool:
+        """Is `answer` within this item's tolerance of the value of `other`?"""
+        from engine.checking import check_number, evaluate_number
+
+        value = evaluate_number(other, aliases=self.symbols)
+        return check_number(answer, value, abs_tol=self.abs_tol, rel_tol=self.rel_tol).correct
 
     def check_bank(self) -> list[str]:
         try:
             self.expected_value()
         except (AnswerError, ValueError) as exc:
             return [f"answer {self.answer!r} is not a number: {exc}"]
-        return []
+        problems = []
+        for mistake in self.mistakes:
+            try:
+                if self.grade(mistake.answer).correct:
+                    problems.append(f"the mistake {mistake.answer!r} is within the tolerance")
+                else:
+                    self._close(mistake.answer, mistake.answer)
+            except (AnswerError, ValueError) as exc:
+                problems.append(f"the mistake {mistake.answer!r} is not a number: {exc}")
+        return problems
 
 
 @register_kind
@@ -107,18 +137,33 @@ class ShapeItem(TypedItem):
         return self.answer
 
     def grade(self, answer: str) -> Verdict:
-        from engine.checking import check_shape
+        from engine.checking import check_shape, parse_shape
 
-        return check_shape(answer, self.answer, aliases=self.symbols)
+        verdict = check_shape(answer, self.answer, aliases=self.symbols)
+        if verdict.correct or not verdict.valid:
+            return verdict
+        given = parse_shape(answer, aliases=self.symbols)
+        for mistake in self.mistakes:
+            if parse_shape(mistake.answer, aliases=self.symbols) == given:
+                return replace(verdict, feedback=mistake.message)
+        return verdict
 
     def check_bank(self) -> list[str]:
         from engine.checking import parse_shape
 
-        try:
-            parse_shape(self.answer, aliases=self.symbols)
-        except (AnswerError, ValueError) as exc:
-            return [f"answer {self.answer!r} is not a shape: {exc}"]
-        return []
+        problems = []
+        for text in (self.answer, *(m.answer for m in self.mistakes)):
+            try:
+                parse_shape(text, aliases=self.symbols)
+            except (AnswerError, ValueError) as exc:
+                problems.append(f"{text!r} is not a shape: {exc}")
+        if not problems:
+            problems += [
+                f"the mistake {m.answer!r} is the answer itself"
+                for m in self.mistakes
+                if self.grade(m.answer).correct
+            ]
+        return problems
 
 
 @register_kind

@@ -23,7 +23,7 @@ def rate(store, item: str, grade: Grade, at: datetime, cram: bool = False) -> No
 
 def test_an_untouched_set_is_all_new(store_home: Path) -> None:
     stats = set_stats(open_store(store_home), open_set("demo", store_home), NOW, 0.9)
-    assert (stats.cards, stats.new, stats.due_now, stats.reviews) == (5, 5, 0, 0)
+    assert (stats.cards, stats.new, stats.due_now, stats.reviews) == (7, 7, 0, 0)
     assert stats.retention is None
     assert len(stats.due_per_day) == FORECAST_DAYS
     assert all(day["due"] == 0 for day in stats.due_per_day)
@@ -40,7 +40,7 @@ def test_counts_forecast_and_measured_retention(store_home: Path) -> None:
     rate(store, "number-std", Grade.GOOD, NOW - timedelta(minutes=1))  # learning, due in 10 min
     rate(store, "number-std", Grade.GOOD, NOW, cram=True)  # cram is not counted in retention
     stats = set_stats(store, qset, NOW, 0.9)
-    assert (stats.new, stats.learning, stats.review) == (2, 2, 1)  # relearning counts as learning
+    assert (stats.new, stats.learning, stats.review) == (4, 2, 1)  # relearning counts as learning
     assert stats.reviews == 6
     assert stats.retention == 0.5 and stats.retention_reviews == 2
     # choice-axis, relearning since 31 days, is overdue; number-std is within the learn-ahead.

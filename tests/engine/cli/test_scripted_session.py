@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.paths import STORE_FILE
 from tests.engine.cli.conftest import read_until
 
-ALL_RIGHT = "3\n1\n8\n(T_q, d_v)\nd\n"
+ALL_RIGHT = "3\n1\n8\n(T_q, d_v)\nd\n64\n(T_q, T_k)\n"
 
 
 def reviews(home: Path) -> list[tuple[str, int, str | None]]:
@@ -24,25 +24,30 @@ def reviews(home: Path) -> list[tuple[str, int, str | None]]:
 def test_a_full_session_of_right_answers(run, store_home) -> None:
     result = run("demo", input=ALL_RIGHT)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("✓ correct") == 4  # the recall card is self-rated
+    assert result.stdout.count("✓ correct") == 6  # the recall card is self-rated
     assert "[1] recall-one (recall, new)" in result.stdout
-    assert "session: reviewed 5 · correct 5 (100%)" in result.stdout
-    assert [r[0] for r in reviews(store_home)][:5] == [
+    assert "session: reviewed 7 · correct 7 (100%)" in result.stdout
+    assert [r[0] for r in reviews(store_home)] == [
         "recall-one",
         "choice-axis",
         "number-std",
         "shape-out",
         "expr-var",
+        "number-var",
+        "shape-scores",
     ]
     stats = json.loads(run("stats", "demo", "--json").stdout)
-    assert stats["reviews"] == 5 and stats["new"] == 0
+    assert stats["reviews"] == 7 and stats["new"] == 0
 
 
 def test_wrong_answers_are_rated_again_and_explained(run, store_home) -> None:
-    result = run("demo", "--new", "5", input="1\nb\n9.5\n(T_q, d_k)\nsqrt(d_k)\n")
+    result = run("demo", input="1\nb\n9.5\n(T_q, d_k)\nsqrt(d_k)\n8\n(T_q, d_k)\n")
     assert result.returncode == 0, result.stderr
-    assert "that is the standard deviation." in result.stdout  # the item's known mistake
-    assert [r[1] for r in reviews(store_home)] == [1, 1, 1, 1, 1]
+    # The items' known mistakes, for an expression, a number and a shape:
+    assert "that is the standard deviation." in result.stdout
+    assert "8 is the standard deviation; the variance is its square." in result.stdout
+    assert "the d_k dimension is summed over in Q Kᵀ." in result.stdout
+    assert [r[1] for r in reviews(store_home)] == [1] * 7
 
 
 def test_a_line_that_is_no_rating_or_choice_counts_as_again_with_a_note(run, store_home) -> None:
@@ -73,10 +78,10 @@ def test_hint_shows_the_hint_and_asks_again(run, store_home) -> None:
 def test_cram_leaves_the_schedule_alone(run, store_home) -> None:
     run("demo", input=ALL_RIGHT)
     before = json.loads(run("stats", "demo", "--json").stdout)
-    run("demo", "--cram", input="1\n2\n1\nx\nx\n")
+    run("demo", "--cram", input="1\n2\n1\nx\nx\nx\nx\n")
     after = json.loads(run("stats", "demo", "--json").stdout)
     assert after["due_per_day"] == before["due_per_day"]
-    assert after["reviews"] == before["reviews"] + 5
+    assert after["reviews"] == before["reviews"] + 7
 
 
 def test_sigkill_mid_session_loses_no_committed_answer(spawn, store_home) -> None:
