@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from rich.console import Console, Group, RenderableType
@@ -18,9 +19,19 @@ from engine.ui.prompt_text import render_prompt
 GRADE_STYLE = {Grade.AGAIN: "red", Grade.HARD: "yellow", Grade.GOOD: "green", Grade.EASY: "cyan"}
 
 
+def _warm_up_checker() -> None:
+    """Import SymPy while the learner reads the first question, so grading is instant."""
+    try:
+        import engine.checking.expression  # noqa: F401
+        import sympy  # noqa: F401
+    except Exception:  # a failed warm-up only costs the time it saves; grading reports errors
+        pass
+
+
 class InteractiveFrontend:
     def __init__(self, console: Console) -> None:
         self.console = console
+        self._warming: threading.Thread | None = None
 
     # -- asking -----------------------------------------------------------------------------
     def ask(self, question: Question, session: ReviewSession) -> Action:
@@ -42,6 +53,9 @@ class InteractiveFrontend:
                 border_style="blue",
             )
         )
+        if self._warming is None:
+            self._warming = threading.Thread(target=_warm_up_checker, daemon=True)
+            self._warming.start()
         started = time.monotonic()
         hint = "Enter to reveal" if item.self_rated else "your answer"
         while True:
