@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 STORE_FILE = "attnquiz.sqlite3"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent
 
 
 def store_dir(option: Path | None = None) -> Path:
@@ -23,12 +23,10 @@ def store_dir(option: Path | None = None) -> Path:
 
 
 def builtin_dir(kind: str) -> Path:
-    """The shipped `quizzes` or `drills` folder: inside the wheel, or at the top of a checkout."""
-    try:
-        root = resources.files(f"engine.{kind}")
-        path = Path(str(root))
-        if path.is_dir():
-            return path
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return REPO_ROOT / kind
+    """The shipped `quizzes` (or later `drills`) folder.
+
+    An installed wheel carries it inside the package (`engine/quizzes`, see pyproject.toml); a
+    source checkout or an editable install has it at the top of the repository.
+    """
+    inside = PACKAGE_DIR / kind
+    return inside if inside.is_dir() else REPO_ROOT / kind
