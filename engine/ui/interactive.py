@@ -22,8 +22,9 @@ GRADE_STYLE = {Grade.AGAIN: "red", Grade.HARD: "yellow", Grade.GOOD: "green", Gr
 def _warm_up_checker() -> None:
     """Import SymPy while the learner reads the first question, so grading is instant."""
     try:
-        import engine.checking.expression  # noqa: F401
         import sympy  # noqa: F401
+
+        import engine.checking.expression  # noqa: F401
     except Exception:  # a failed warm-up only costs the time it saves; grading reports errors
         pass
 

@@ -1,0 +1,17 @@
+"""Checking typed answers: safe parsing of math, equivalence with SymPy, shapes and numbers.
+
+Importing this package is cheap: SymPy and NumPy load only when an answer is first checked.
+"""
+
+from engine.checking.expression import check_expression, check_number, evaluate_number
+from engine.checking.notation import normalise
+from engine.checking.shape import check_shape, parse_shape
+
+__all__ = [
+    "check_expression",
+    "check_number",
+    "check_shape",
+    "evaluate_number",
+    "normalise",
+    "parse_shape",
+]

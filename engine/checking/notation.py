@@ -1,0 +1,233 @@
+"""Turn what a learner types into one plain ASCII expression language.
+
+Learners write `softmax(QKᵀ/√dₖ)V` or `p_i(δ_ij − p_j)`; the safe parser (`safe_ast`) only reads
+Python-shaped arithmetic such as `softmax(Q*transpose(K)/sqrt(d_k))*V`. This module bridges the
+two without ever evaluating anything: after `typography` has rewritten Unicode and LaTeX, it maps
+every spelling of a symbol to its canonical name, splits run-together symbols (`QK`), reads `^T`
+as a transpose and makes juxtaposed products explicit. Whatever it cannot make sense of it passes
+through unchanged, so that the safe parser can reject it with a precise message.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Collection, Mapping, Sequence
+from typing import NamedTuple
+
+from engine.checking.safe_ast import CONSTANT_NAMES, FUNCTION_NAMES
+from engine.checking.typography import TRANSPOSE_MARK, to_ascii
+from engine.errors import AnswerError
+
+_KRONECKER = re.compile(r"KroneckerDelta\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")
+_TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/@^])|(?P<open>[(\[])|(?P<close>[)\]])"
+    r"|(?P<comma>,)|(?P<root>√)|(?P<mark>⊤)|(?P<other>.)",
+    re.DOTALL,
+)
+
+
+class Token(NamedTuple):
+    kind: str  # number, name, op, open, close, comma, root, mark (transpose) or other
+    text: str
+
+
+def normalise(
+    text: str,
+    *,
+    symbols: Collection[str] = (),
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    matrices: Collection[str] = (),
+) -> str:
+    """Rewrite `text` into the ASCII expression language that `safe_ast` reads.
+
+    `symbols` are the canonical names the question uses, `aliases` maps a canonical name to its
+    other spellings, and `matrices` names the symbols that stand for matrices (a `^T` after one of
+    them is always a transpose). Raises AnswerError for LaTeX that cannot be read.
+    """
+    names = _NameTable(symbols, aliases or {})
+    tokens = [t for t in tokenise(text) if t.kind != "space"]
+    tokens = _mark_transposes(tokens, names, set(matrices))
+    tokens = names.resolve(tokens)
+    return _assemble(_wrap_roots(tokens), names)
+
+
+def tokenise(text: str) -> list[Token]:
+    """Split rewritten text into tokens (Unicode and LaTeX are rewritten first)."""
+    plain = _KRONECKER.sub(r"delta_\1\2", to_ascii(text))
+    return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain)]
+
+
+class _NameTable:
+    """The canonical names of one question and every spelling that maps onto them."""
+
+    def __init__(self, symbols: Collection[str], aliases: Mapping[str, Sequence[str]]) -> None:
+        self.canonical = set(symbols) | set(aliases)
+        self.single: dict[str, str] = {name: name for name in self.canonical}
+        self.multi: list[tuple[tuple[Token, ...], str]] = []
+        for name, spellings in aliases.items():
+            for spelling in spellings:
+                tokens = tuple(t for t in tokenise(spelling) if t.kind != "space")
+                if len(tokens) == 1 and tokens[0].kind == "name":
+                    self.single[tokens[0].text] = name
+                elif tokens:
+                    self.multi.append((tokens, name))
+        self.multi.sort(key=lambda entry: -len(entry[0]))  # longest spelling wins
+
+    def is_known(self, name: str) -> bool:
+        return name in self.single or name in FUNCTION_NAMES or name in CONSTANT_NAMES
+
+    def resolve(self, tokens: list[Token]) -> list[Token]:
+        """Replace every spelling by its canonical name and split run-together symbols."""
+        out: list[Token] = []
+        i = 0
+        while i < len(tokens):
+            for spelling, name in self.multi:
+                if tuple(tokens[i : i + len(spelling)]) == spelling:
+                    out.append(Token("name", name))
+                    i += len(spelling)
+                    break
+            else:
+                out.extend(self._resolve_one(tokens[i]))
+                i += 1
+        return out
+
+    def _resolve_one(self, token: Token) -> list[Token]:
+        if token.kind != "name":
+            return [token]
+        if token.text in self.single:
+            return [Token("name", self.single[token.text])]
+        if self.is_known(token.text):
+            return [token]
+        parts = self.split(token.text)
+        if parts is None:
+            return [token]  # left for the safe parser to reject by name
+        return [Token("name", self.single[part]) for part in parts]
+
+    def split(self, word: str) -> list[str] | None:
+        """Split `word` into known spellings (`QK` -> Q, K), preferring the fewest parts."""
+        best: list[list[str] | None] = [[]] + [None] * len(word)
+        for end in range(1, len(word) + 1):
+            for start in range(end):
+                head, piece = best[start], word[start:end]
+                if head is not None and piece in self.single:
+                    candidate = [*head, piece]
+                    current = best[end]
+                    if current is None or len(candidate) < len(current):
+                        best[end] = candidate
+        return best[-1]
+
+
+def _mark_transposes(tokens: list[Token], names: _NameTable, matrices: set[str]) -> list[Token]:
+    """Turn `^T`, `**T` and `.T` into transpose marks; `^T` stays a power when T is a symbol."""
+    out: list[Token] = []
+    for token in tokens:
+        before = out[-1] if out else None
+        is_t = token.kind == "name" and token.text.startswith("T")
+        if is_t and before is not None and before.text in {"^", "**", "."}:
+            rest = token.text[1:]
+            whole_known = names.is_known(token.text) and token.text != "T"
+            t_is_symbol = "T" in names.single
+            # With T a symbol, `^T` is still a transpose right after a matrix or a bracket in a
+            # question that has matrices: (QK)^T.
+            base = out[-2] if len(out) > 1 else None
+            after_matrix = base is not None and (
+                any(base.text.endswith(m) for m in matrices)
+                or (base.kind == "close" and bool(matrices))
+            )
+            if before.text == "." or (not whole_known and (not t_is_symbol or after_matrix)):
+                out[-1] = Token("mark", TRANSPOSE_MARK)
+                if rest:
+                    out.append(Token("name", rest))
+                continue
+        out.append(token)
+    return out
+
+
+def _wrap_roots(tokens: list[Token]) -> list[Token]:
+    """`√x` and `sqrt x` take the next single operand: `√d_k` -> `sqrt(d_k)`."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if not (token.kind == "root" or token == Token("name", "sqrt")):
+            out.append(token)
+            continue
+        out.append(Token("name", "sqrt"))
+        if i < len(tokens) and tokens[i].kind in {"name", "number"}:
+            out.extend([Token("open", "("), tokens[i], Token("close", ")")])
+            i += 1
+    return out
+
+
+def _assemble(tokens: list[Token], names: _NameTable) -> str:
+    """Write tokens out, adding `*` between juxtaposed operands and wrapping transposes."""
+    out: list[str] = []
+    operand_start: int | None = None  # where the operand that ended last begins in `out`
+    opened: list[int] = []  # for every open bracket, where the operand it starts begins
+    previous: Token | None = None
+    for token in tokens:
+        ends_operand = previous is not None and (
+            previous.kind in {"number", "close", "mark"}
+            or (previous.kind == "name" and _is_operand(previous.text))
+        )
+        # Only a name we know to be a symbol multiplies a following bracket (`p_i(...)`); an
+        # unknown name keeps its call shape so that the safe parser can name it in its message.
+        is_call = (
+            previous is not None
+            and previous.kind == "name"
+            and token.text == "("
+            and not (previous.text in names.single or previous.text in CONSTANT_NAMES)
+        )
+        starts_operand = token.kind == "number" or (token.text == "(" and not is_call)
+        if ends_operand and (
+            starts_operand or (token.kind == "name" and not keyword.iskeyword(token.text))
+        ):
+            out.append("*")
+        if token.kind == "mark":
+            if operand_start is None or not ends_operand:
+                raise AnswerError("could not read this: a transpose needs a matrix before it")
+            out[operand_start:operand_start] = ["transpose", "("]
+            out.append(")")
+        elif token.kind == "open":
+            opened.append(len(out) - 1 if is_call else len(out))
+            out.append(token.text)
+        elif token.kind == "close":
+            operand_start = opened.pop() if opened else None
+            out.append(token.text)
+        else:
+            operand_start = len(out) if token.kind in {"name", "number"} else None
+            out.append("**" if token.text == "^" else token.text)
+        previous = token
+    return " ".join(out)
+
+
+def _is_operand(name: str) -> bool:
+    # Python keywords (`for`, `lambda`, `in`) are no operands: leaving them alone lets the safe
+    # parser name the construct it refuses instead of reporting a garbled product.
+    return name not in FUNCTION_NAMES and not keyword.iskeyword(name)
+
+
+def names_used(
+    text: str,
+    *,
+    symbols: Collection[str] = (),
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    matrices: Collection[str] = (),
+) -> set[str]:
+    """The canonical symbol names `text` uses, including names not declared anywhere.
+
+    A bank author's answer may use symbols the bank never declared (`p_i`, `T`); this finds them
+    the way `normalise` would read them, so a run-together `QK` counts as Q and K when both are
+    declared, and the `T` of `K^T` counts as a transpose unless T is declared.
+    """
+    names = _NameTable(symbols, aliases or {})
+    tokens = [t for t in tokenise(text) if t.kind != "space"]
+    tokens = names.resolve(_mark_transposes(tokens, names, set(matrices)))
+    return {
+        t.text
+        for t in tokens
+        if t.kind == "name" and t.text not in FUNCTION_NAMES and t.text not in CONSTANT_NAMES
+    }

@@ -1,0 +1,191 @@
+"""Decide equivalence by evaluating both expressions at random points.
+
+Symbolic simplification cannot always decide whether two expressions are equal (and for matrix
+expressions with softmax it rarely can), but two different expressions almost never agree at
+several random points. Scalars are drawn from each symbol's declared domain; every matrix symbol
+becomes a random square matrix and `softmax` the row-wise softmax, so that `softmax(QK^T)V` and
+`V softmax(QK^T)` give different numbers. Evaluation walks the SymPy tree with NumPy: nothing is
+compiled or executed, and a point where either side is undefined is skipped.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
+
+import numpy as np
+
+MATRIX_SIZE = 3
+POINTS = 8
+
+
+class Undefined(Exception):
+    """The expression has no finite value at this point (or cannot be evaluated at all)."""
+
+
+def equivalent_at_random_points(
+    a: Any,
+    b: Any,
+    *,
+    positive: Collection[str] = (),
+    integer: Collection[str] = (),
+    tolerance: float = 1e-9,
+    points: int = POINTS,
+    seed: int = 0,
+) -> bool | None:
+    """True if `a` and `b` agree at `points` random points, False if they differ at one.
+
+    Symbols named in `integer` are drawn from 1..5, those in `positive` from (0.5, 5), other
+    scalars from (-3, 3); noncommutative symbols are matrices. None when too few points could
+    be evaluated to decide either way.
+    """
+    symbols = sorted(a.free_symbols | b.free_symbols, key=str)
+    rng = np.random.default_rng(seed)
+    agreed = 0
+    for _ in range(4 * points):
+        values = {symbol: _sample(symbol, rng, positive, integer) for symbol in symbols}
+        try:
+            left, right = evaluate(a, values), evaluate(b, values)
+        except Undefined:
+            continue
+        if not close(left, right, tolerance):
+            return False
+        agreed += 1
+        if agreed == points:
+            return True
+    return None
+
+
+def close(left: Any, right: Any, tolerance: float) -> bool:
+    """Agreement within a relative tolerance; a matrix never equals a scalar."""
+    if np.shape(left) != np.shape(right):
+        return False
+    scale = max(float(np.max(np.abs(left))), float(np.max(np.abs(right))))
+    return float(np.max(np.abs(np.subtract(left, right)))) <= tolerance * scale + 1e-12
+
+
+def evaluate(expr: Any, values: dict[Any, Any]) -> Any:
+    """The value of a SymPy expression: a complex scalar or a NumPy matrix."""
+    with np.errstate(all="ignore"):
+        try:
+            value = _evaluate(expr, values)
+        except (ArithmeticError, ValueError, TypeError, np.linalg.LinAlgError, RecursionError):
+            raise Undefined from None
+    if not np.all(np.isfinite(value)):
+        raise Undefined
+    return value
+
+
+def _sample(
+    symbol: Any, rng: np.random.Generator, positive: Collection[str], integer: Collection[str]
+) -> Any:
+    if not symbol.is_commutative:
+        return rng.uniform(-1.0, 1.0, size=(MATRIX_SIZE, MATRIX_SIZE))
+    if symbol.name in integer:
+        return complex(int(rng.integers(1, 6)))
+    if symbol.name in positive:
+        return complex(rng.uniform(0.5, 5.0))
+    return complex(rng.uniform(-3.0, 3.0))
+
+
+def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
+    import sympy
+
+    if expr.is_Symbol:
+        return values[expr]
+    if expr.is_Number or isinstance(expr, sympy.NumberSymbol) or expr is sympy.I:
+        if expr.has(sympy.zoo, sympy.oo, sympy.nan, -sympy.oo):
+            raise Undefined
+        return complex(expr)
+    args = [_evaluate(argument, values) for argument in expr.args]
+    if isinstance(expr, sympy.Add):
+        return _check(sum(args[1:], args[0]))
+    if isinstance(expr, sympy.Mul):
+        return _product(expr, args)
+    if isinstance(expr, sympy.Pow):
+        return _power(*args)
+    name = getattr(expr.func, "__name__", "")
+    if name in _ELEMENTWISE:
+        return _check(_ELEMENTWISE[name](*args))
+    if name in {"Max", "Min"}:
+        if any(np.ndim(x) or abs(x.imag) > 1e-12 for x in args):
+            raise Undefined  # the order of complex numbers or matrices is not defined
+        return complex((max if name == "Max" else min)(x.real for x in args))
+    if isinstance(expr, sympy.KroneckerDelta):
+        return complex(1.0 if _close_scalars(args[0], args[1]) else 0.0)
+    if name == "softmax":
+        return _softmax(args[0])
+    if name == "transpose":
+        return np.transpose(args[0])
+    if isinstance(expr, sympy.core.function.AppliedUndef):
+        return _stand_in(name, args)
+    raise Undefined  # nothing else should reach here; refuse rather than guess
+
+
+def _stand_in(name: str, args: list[Any]) -> Any:
+    """A fixed smooth function standing in for an opaque one such as Var or E.
+
+    SymPy treats `Var(x)` as an arbitrary function of x, so two answers are equal only if they
+    agree for every such function; a smooth random one (the same for every point, so that
+    `Var(d_k)` on both sides agrees) tests exactly that, and rounding cannot upset it.
+    """
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    total: Any = complex(0.0)
+    for argument in args:
+        amplitude, frequency, phase = rng.uniform(0.5, 1.5, size=3)
+        total = total + amplitude * np.cos(frequency * np.asarray(argument) + phase)
+    return _check(total if np.ndim(total) else complex(total))
+
+
+_ELEMENTWISE: dict[str, Callable[[Any], Any]] = {
+    "exp": np.exp,
+    "log": np.emath.log,
+    "Abs": np.abs,
+    "sqrt": np.emath.sqrt,
+}
+
+
+def _product(expr: Any, args: list[Any]) -> Any:
+    # SymPy keeps scalar factors first and matrix factors in their written order; evaluated
+    # factors come out in the same order as `expr.args`.
+    result: Any = complex(1.0)
+    for factor, value in zip(expr.args, args, strict=True):
+        if factor.is_commutative or np.ndim(value) == 0 or np.ndim(result) == 0:
+            result = result * value
+        else:
+            result = result @ value
+    return _check(result)
+
+
+def _power(base: Any, exponent: Any) -> Any:
+    if np.ndim(exponent):
+        raise Undefined  # a matrix exponent has no meaning here
+    if np.ndim(base) == 0:
+        return _check(base**exponent)
+    if abs(exponent.imag) > 0 or exponent.real != round(exponent.real):
+        raise Undefined  # only whole powers of a matrix are defined
+    return _check(np.linalg.matrix_power(base, round(exponent.real)))
+
+
+def _softmax(scores: Any) -> Any:
+    if np.ndim(scores) == 0:
+        return complex(1.0)  # the softmax of a single score
+    shifted = scores - np.max(np.real(scores), axis=-1, keepdims=True)
+    weights = np.exp(shifted)
+    return _check(weights / np.sum(weights, axis=-1, keepdims=True))
+
+
+def _check(value: Any) -> Any:
+    if not np.all(np.isfinite(value)):
+        raise Undefined
+    return value
+
+
+def _close_scalars(a: Any, b: Any) -> bool:
+    return bool(np.ndim(a) == 0 and np.ndim(b) == 0 and abs(a - b) < 1e-12)
+
+
+def free_symbol_names(expressions: Iterable[Any]) -> set[str]:
+    """The names of every symbol in the given expressions."""
+    return {str(symbol) for expr in expressions for symbol in expr.free_symbols}

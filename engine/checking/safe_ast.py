@@ -1,0 +1,331 @@
+"""The security boundary: read typed arithmetic without ever executing it.
+
+Typed text never reaches eval, exec, `sympify` of a string or SymPy's `parse_expr`. Instead the
+text is measured first (length, bracket depth) so that hostile input is refused before any parser
+sees it, then Python's own parser builds a syntax tree, which is checked against a small whitelist
+(numbers, known names, + - * / ** @, calls of known functions), and only then is the SymPy
+expression built node by node. Powers are bounded so that nothing like `9**9**9**9` is ever
+computed. Every refusal is an `AnswerError` whose message tells the learner what to change.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import AnswerError
+
+MAX_LENGTH = 400
+MAX_DEPTH = 30
+MAX_NODES = 200
+MAX_EXPONENT = 100
+MAX_POWER_NESTING = 2
+# Constant subexpressions must stay well inside float range, so exact SymPy integers stay small.
+MAX_MAGNITUDE = 1e300
+# Bound on the polynomial degree an answer can reach, so that no rewrite ever expands x**10000.
+MAX_DEGREE = 400
+# Bound on the digits of any exact number SymPy may compute on the way (see `_digits`).
+MAX_DIGITS = 400
+
+# Functions a learner may call, with how many arguments each takes (low, high).
+FUNCTION_ARITY: dict[str, tuple[int, int]] = {
+    "sqrt": (1, 1), "exp": (1, 1), "log": (1, 2), "ln": (1, 1), "abs": (1, 1),
+    "softmax": (1, 1), "transpose": (1, 1), "max": (1, 8), "min": (1, 8), "sum": (1, 1),
+    "Var": (1, 1), "E": (1, 1), "KroneckerDelta": (2, 2),
+}  # fmt: skip
+FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
+CONSTANT_NAMES = frozenset({"pi", "e"})
+
+_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
+_REFUSED_NODES: dict[type[ast.AST], str] = {
+    ast.Attribute: "attributes such as `.{attr}` are not allowed",
+    ast.Subscript: "indexing with `[...]` is not allowed",
+    ast.Lambda: "`lambda` is not allowed: type an expression",
+    ast.ListComp: "comprehensions (`for ... in ...`) are not allowed",
+    ast.SetComp: "comprehensions (`for ... in ...`) are not allowed",
+    ast.DictComp: "comprehensions (`for ... in ...`) are not allowed",
+    ast.GeneratorExp: "comprehensions (`for ... in ...`) are not allowed",
+    ast.Compare: "comparisons such as `<` or `==` are not allowed: type only the expression",
+    ast.BoolOp: "`and` and `or` are not allowed",
+    ast.IfExp: "`if ... else` is not allowed",
+    ast.Starred: "`*` before an argument is not allowed",
+    ast.NamedExpr: "`:=` is not allowed",
+    ast.JoinedStr: "text in quotes is not allowed: type the expression without quotes",
+    ast.Dict: "`{...}` is not allowed",
+    ast.Set: "`{...}` is not allowed",
+}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The names one question lets a learner use, with what SymPy should assume about them."""
+
+    symbols: frozenset[str] = frozenset()
+    positive: frozenset[str] = frozenset()
+    integer: frozenset[str] = frozenset()
+    matrices: frozenset[str] = frozenset()  # noncommutative: Q K^T is not K^T Q
+
+
+def refuse(reason: str) -> AnswerError:
+    return AnswerError(f"could not read this: {reason}")
+
+
+def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse text that is too long or too deeply bracketed, before any parser sees it."""
+    if len(text) > max_length:
+        raise refuse(f"the answer is {len(text)} characters long; keep it under {max_length}")
+    depth = 0
+    for char in text:
+        if char in "([{":
+            depth += 1
+            if depth > max_depth:
+                raise refuse(f"brackets are nested too deeply; keep them under {max_depth} deep")
+        elif char in ")]}":
+            depth -= 1
+
+
+def parse_tree(text: str, vocabulary: Vocabulary, *, allow_tuple: bool = False) -> ast.expr:
+    """Parse already-normalised text and check every node against the whitelist."""
+    # Normalising may add brackets (`√x` -> `sqrt(x)`), so the limits here are looser.
+    check_size(text, max_length=3 * MAX_LENGTH, max_depth=3 * MAX_DEPTH)
+    if not text.strip():
+        raise AnswerError("could not read this: the answer is empty")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as error:
+        raise refuse(_syntax_hint(text, error)) from None
+    except (ValueError, RecursionError, MemoryError):  # null bytes, parser limits
+        raise refuse("the text is not an expression") from None
+    nodes = sum(1 for node in ast.walk(tree) if isinstance(node, ast.expr))
+    if nodes > MAX_NODES:
+        raise refuse(f"the expression is too long ({nodes} parts); keep it under {MAX_NODES}")
+    # Report a reach for Python internals by name before anything about the shape around it.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and (node.id.startswith("_") or "__" in node.id):
+            raise refuse(f"`{node.id}` is not a known name")
+    _Checker(vocabulary, allow_tuple).check(tree.body, top=True)
+    return tree.body
+
+
+def _syntax_hint(text: str, error: SyntaxError) -> str:
+    where = (error.offset or 1) - 1
+    near = text[max(0, where - 8) : where + 8].strip()
+    return (
+        f"this is not a complete expression (near `{near}`)"
+        if near
+        else "this is not a complete expression"
+    )
+
+
+class _Checker:
+    def __init__(self, vocabulary: Vocabulary, allow_tuple: bool) -> None:
+        self.vocabulary = vocabulary
+        self.allow_tuple = allow_tuple
+
+    def check(self, node: ast.AST, *, top: bool = False) -> None:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _OPERATORS):
+            self.check(node.left)
+            self.check(node.right)
+            if isinstance(node.op, ast.Pow):
+                self._check_power(node)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            self.check(node.operand)
+        elif isinstance(node, ast.Constant):
+            self._check_constant(node.value)
+        elif isinstance(node, ast.Name):
+            self._check_name(node.id)
+        elif isinstance(node, ast.Call):
+            self._check_call(node)
+        elif isinstance(node, ast.Tuple | ast.List) and top and self.allow_tuple:
+            for item in node.elts:
+                self.check(item)
+        elif isinstance(node, ast.Tuple | ast.List):
+            raise refuse("a list of values is not an answer here: type one expression")
+        else:
+            message = _REFUSED_NODES.get(type(node), "this kind of expression is not allowed")
+            raise refuse(message.format(attr=getattr(node, "attr", "")))
+        if top:
+            if _digits(node) > MAX_DIGITS:
+                raise refuse("the numbers in this expression grow too large")
+            degree = _degree(node)
+            if degree > MAX_DEGREE:
+                raise refuse(
+                    f"the powers multiply up to degree {degree:g}; keep it under {MAX_DEGREE}"
+                )
+            _constant_value(node)  # refuses constants beyond float range
+
+    def _check_constant(self, value: object) -> None:
+        if isinstance(value, str | bytes):
+            raise refuse("text in quotes is not allowed: type the expression without quotes")
+        if isinstance(value, bool) or value is None or value is Ellipsis:
+            raise refuse(f"`{value}` is not a known name")
+        if isinstance(value, complex):
+            raise refuse("complex numbers such as `1j` are not supported")
+        if isinstance(value, int) and abs(value) > 10**12:
+            raise refuse("numbers this large are not supported; keep them below 10**12")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise refuse("this number is too large")
+
+    def _check_name(self, name: str) -> None:
+        if name.startswith("_") or "__" in name:
+            raise refuse(f"`{name}` is not a known name")
+        if name in self.vocabulary.symbols or name in CONSTANT_NAMES:
+            return
+        if name in FUNCTION_NAMES:
+            raise refuse(f"`{name}` is a function: write it with brackets, as {name}(...)")
+        known = sorted(self.vocabulary.symbols)
+        hint = f" (this question uses {', '.join(known)})" if known else ": type a number"
+        raise refuse(f"`{name}` is not a known name{hint}")
+
+    def _check_call(self, node: ast.Call) -> None:
+        if not isinstance(node.func, ast.Name):
+            self.check(node.func)  # refuses attributes, subscripts and the like by name
+            raise refuse("only known functions can be called")
+        name = node.func.id
+        if name not in FUNCTION_NAMES:
+            raise refuse(f"`{name}` is not a known function")
+        if node.keywords:
+            raise refuse("keyword arguments (`name=...`) are not allowed")
+        low, high = FUNCTION_ARITY[name]
+        if not low <= len(node.args) <= high:
+            count = f"{low}" if low == high else f"{low} to {high}"
+            raise refuse(f"`{name}` takes {count} argument{'s' if high > 1 else ''}")
+        for argument in node.args:
+            self.check(argument)
+
+    def _check_power(self, node: ast.BinOp) -> None:
+        if _power_nesting(node) > MAX_POWER_NESTING:
+            raise refuse("powers of powers of powers are not supported")
+        exponent = _constant_value(node.right)
+        if exponent is not None and abs(exponent) > MAX_EXPONENT:
+            raise refuse(f"exponent too large: keep exponents below {MAX_EXPONENT}")
+
+
+def _power_nesting(node: ast.AST) -> int:
+    if isinstance(node, ast.UnaryOp):
+        return _power_nesting(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        return 1 + max(_power_nesting(node.left), _power_nesting(node.right))
+    return 0
+
+
+def _constant_value(node: ast.AST) -> float | None:
+    """The size of a constant subexpression as a float, or None if it has names in it.
+
+    Refuses values beyond float range: that keeps every exact integer SymPy builds small.
+    """
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    if isinstance(node, ast.Name):
+        return _CONSTANTS.get(node.id)
+    if isinstance(node, ast.UnaryOp):
+        inner = _constant_value(node.operand)
+        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp):
+        operands = [node.left, node.right]
+        function: Callable[..., Any] | None = _FLOAT_OPS[type(node.op)]
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        # Calls count too: sqrt(10)**12 is an exponent of a million, however it is spelled.
+        operands, function = list(node.args), _FLOAT_FUNCTIONS.get(node.func.id)
+    else:
+        return None
+    values = [_constant_value(operand) for operand in operands]
+    if function is None or any(value is None for value in values):
+        return None
+    try:
+        value = function(*values)
+    except OverflowError:
+        raise refuse("this number is too large") from None
+    except (ZeroDivisionError, ValueError, TypeError):
+        return None  # undefined, not large; the checker reports it as a wrong value
+    magnitude = abs(value)  # a negative base to a fractional power gives a complex number
+    if not math.isfinite(magnitude) or magnitude > MAX_MAGNITUDE:
+        raise refuse("this number is too large")
+    return magnitude if isinstance(value, complex) else value
+
+
+_CONSTANTS = {"pi": math.pi, "e": math.e}
+# Magnitudes are what matter for the bounds, so roots and logarithms of negatives use |x|.
+_FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "sqrt": lambda x: math.sqrt(abs(x)),
+    "exp": math.exp,
+    "log": lambda x, base=math.e: math.log(abs(x), abs(base)),
+    "ln": lambda x: math.log(abs(x)),
+    "abs": abs,
+    "max": lambda *values: max(values),
+    "min": lambda *values: min(values),
+    "transpose": lambda x: x,
+    "KroneckerDelta": lambda a, b: float(a == b),
+}
+_FLOAT_OPS: dict[type[ast.operator], Callable[[float, float], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.MatMult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.Pow: lambda a, b: a**b,
+}
+
+
+def _degree(node: ast.AST) -> float:
+    """An upper bound on the polynomial degree of an expression: x**100**... stays bounded."""
+    if isinstance(node, ast.Name):
+        return 1.0
+    if isinstance(node, ast.UnaryOp):
+        return _degree(node.operand)
+    if isinstance(node, ast.Call):
+        return max((_degree(argument) for argument in node.args), default=0.0)
+    if isinstance(node, ast.Tuple | ast.List):
+        return max((_degree(item) for item in node.elts), default=0.0)
+    if not isinstance(node, ast.BinOp):
+        return 0.0
+    left, right = _degree(node.left), _degree(node.right)
+    if isinstance(node.op, ast.Pow):
+        exponent = _constant_value(node.right)
+        return left * abs(exponent) if exponent is not None else left + right
+    if isinstance(node.op, ast.Add | ast.Sub):
+        return max(left, right)
+    return left + right
+
+
+def _digits(node: ast.AST) -> float:
+    """An upper bound on the digits of the exact numbers SymPy may compute for an expression.
+
+    `(9910**12 x)**99` has no constant value, yet SymPy works out a 4750-digit coefficient.
+    """
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return math.log10(abs(node.value) + 1) + 1
+    if isinstance(node, ast.UnaryOp):
+        return _digits(node.operand)
+    if isinstance(node, ast.Call):
+        return max((_digits(argument) for argument in node.args), default=0.0)
+    if isinstance(node, ast.Tuple | ast.List):
+        return max((_digits(item) for item in node.elts), default=0.0)
+    if not isinstance(node, ast.BinOp):
+        return 0.0
+    left, right = _digits(node.left), _digits(node.right)
+    if isinstance(node.op, ast.Pow):
+        exponent = _constant_value(node.right)
+        return left * abs(exponent) if exponent is not None else max(left, right)
+    if isinstance(node.op, ast.Add | ast.Sub):
+        return max(left, right) + 1
+    return left + right  # products, and quotients as exact fractions
+
+
+def build(tree: ast.expr, vocabulary: Vocabulary) -> Any:
+    """Build the SymPy expression (or tuple of them) for a tree that `parse_tree` accepted.
+
+    SymPy raises a wide variety of exceptions on odd input (and Python may overflow or recurse
+    too deeply); for a learner they all mean the same thing, so they become one AnswerError.
+    """
+    try:
+        from engine.checking.to_sympy import SympyBuilder
+
+        return SympyBuilder(vocabulary).build(tree)
+    except AnswerError:
+        raise
+    except (Exception, RecursionError, MemoryError):
+        raise refuse("SymPy cannot work with this expression") from None

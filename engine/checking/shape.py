@@ -1,0 +1,158 @@
+"""Read and grade the shape of an array: `(T_q, T_k)`, `[Tq, Tk]`, `T_q x T_k`, `3×2`.
+
+A shape is a tuple of dimension names, each canonicalised with the question's aliases so that
+`Tq`, `n_q` and `T_q` compare equal. Grading gives partial credit per position and says which
+dimension is wrong, or that the two dimensions are swapped, the classic slip with Q K^T.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from engine.checking.notation import Token, names_used, normalise, tokenise
+from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.errors import AnswerError, BankError
+from engine.verdict import Verdict
+
+MAX_DIMENSIONS = 8
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_PLAIN_DIMENSION = re.compile(r"[A-Za-z][A-Za-z0-9_]*|\d+")
+# `3x2` arrives as the number 3 and the name `x2`.
+_TIMES_NUMBER = re.compile(r"x(\d+)")
+
+
+def parse_shape(
+    text: str, *, aliases: Mapping[str, Sequence[str]] | None = None
+) -> tuple[str, ...]:
+    """The dimensions of a typed shape, each as its canonical name or number.
+
+    Raises AnswerError when the text is not a shape.
+    """
+    check_size(text)
+    try:
+        tokens = [t for t in tokenise(text) if t.kind != "space"]
+        if len(tokens) >= 2 and tokens[0].kind == "open" and _closes_at_end(tokens):
+            tokens = tokens[1:-1]
+        groups = _split(tokens)
+        if len(groups) > MAX_DIMENSIONS:
+            raise AnswerError(
+                f"could not read this: a shape has at most {MAX_DIMENSIONS} dimensions"
+            )
+        return tuple(_dimension(group, aliases or {}) for group in groups)
+    except AnswerError:
+        raise
+    except (Exception, RecursionError):  # a last line of defence for the learner
+        raise AnswerError("could not read this: it is not a shape such as (T_q, d_k)") from None
+
+
+def _closes_at_end(tokens: list[Token]) -> bool:
+    """Whether the first bracket is closed by the last token (so `(a)(b)` is not stripped)."""
+    depth = 0
+    for i, token in enumerate(tokens):
+        depth += {"open": 1, "close": -1}.get(token.kind, 0)
+        if depth == 0:
+            return i == len(tokens) - 1
+    return False
+
+
+def _split(tokens: list[Token]) -> list[list[Token]]:
+    """Split at top-level commas, or else at `x`, `×`, `*` and `by` between dimensions."""
+    expanded: list[Token] = []
+    for token in tokens:
+        match = _TIMES_NUMBER.fullmatch(token.text)
+        if token.kind == "name" and match and expanded and expanded[-1].kind == "number":
+            expanded.extend([Token("name", "x"), Token("number", match.group(1))])
+        else:
+            expanded.append(token)
+    top_level = _top_level(expanded)
+    if any(expanded[i].kind == "comma" for i in top_level):
+        separators = {i for i in top_level if expanded[i].kind == "comma"}
+    else:
+        separators = {i for i in top_level if expanded[i].text in {"x", "by", "*"}}
+    groups: list[list[Token]] = [[]]
+    for i, token in enumerate(expanded):
+        if i in separators:
+            groups.append([])
+        else:
+            groups[-1].append(token)
+    if len(groups) > 1 and not groups[-1]:
+        groups.pop()  # `(T_q,)` is a one-dimensional shape, as in Python
+    return groups
+
+
+def _top_level(tokens: list[Token]) -> list[int]:
+    depth, positions = 0, []
+    for i, token in enumerate(tokens):
+        if token.kind == "open":
+            depth += 1
+        elif token.kind == "close":
+            depth -= 1
+        elif depth == 0:
+            positions.append(i)
+    return positions
+
+
+def _dimension(tokens: list[Token], aliases: Mapping[str, Sequence[str]]) -> str:
+    if not tokens:
+        raise AnswerError("could not read this: a dimension is missing between separators")
+    text = " ".join(token.text for token in tokens)
+    known = set(aliases) | names_used(text, symbols=set(aliases), aliases=aliases)
+    plain = normalise(text, symbols=known, aliases=aliases).replace(" ", "")
+    if _PLAIN_DIMENSION.fullmatch(plain):
+        return str(int(plain)) if plain.isdigit() else plain
+    # A computed dimension such as `2*d_k` or `d_k/h`: read it safely, print it canonically.
+    vocabulary = Vocabulary(symbols=frozenset(known))
+    expr = build(parse_tree(plain, vocabulary), vocabulary)
+    return str(expr).replace(" ", "")
+
+
+def check_shape(
+    answer: str, expected: str, *, aliases: Mapping[str, Sequence[str]] | None = None
+) -> Verdict:
+    """Grade a typed shape; the score is the fraction of dimensions in the right place.
+
+    Raises BankError when `expected` is not a shape.
+    """
+    try:
+        target = parse_shape(expected, aliases=aliases)
+    except AnswerError as error:
+        raise BankError([f"the shape `{expected}` cannot be read: {error}"]) from None
+    try:
+        given = parse_shape(answer, aliases=aliases)
+    except AnswerError as error:
+        return Verdict(correct=False, valid=False, feedback=str(error))
+    shown = "(" + ", ".join(given) + ("," if len(given) == 1 else "") + ")"
+    if given == target:
+        return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
+    if len(given) != len(target):
+        feedback = f"the shape has {len(target)} dimensions, not {len(given)}"
+        return Verdict(correct=False, interpreted_as=shown, feedback=feedback, score=0.0)
+    right = [g == t for g, t in zip(given, target, strict=True)]
+    score = sum(right) / len(target)
+    if sorted(given) == sorted(target):
+        swapped = "swapped" if len(target) == 2 else "in the wrong order"
+        feedback = f"you have the dimensions {swapped}"
+        return Verdict(correct=False, interpreted_as=shown, feedback=feedback, score=score)
+    return Verdict(
+        correct=False, interpreted_as=shown, feedback=_per_dimension(given, right), score=score
+    )
+
+
+def _per_dimension(given: tuple[str, ...], right: list[bool]) -> str:
+    ordinals = _ORDINALS[: len(given)]
+    good = [name for name, ok in zip(ordinals, right, strict=True) if ok]
+    parts = []
+    if good:
+        verb = "is" if len(good) == 1 else "are"
+        parts.append(f"the {_join(good)} dimension{'s' if len(good) > 1 else ''} {verb} right")
+    parts.extend(
+        f"the {ordinal} should not be {dim}"
+        for ordinal, dim, ok in zip(ordinals, given, right, strict=True)
+        if not ok
+    )
+    return "; ".join(parts)
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

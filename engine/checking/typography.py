@@ -1,0 +1,151 @@
+"""Rewrite Unicode and LaTeX math into plain ASCII text.
+
+`QKᵀ/√dₖ` and `\\frac{QK^\\top}{\\sqrt{d_k}}` both become ASCII that `notation` can tokenise:
+Greek letters become their names, sub- and superscripts become `_k` and `^(2)`, LaTeX commands
+become function calls and brackets. Transposes written unambiguously (`ᵀ`, `^\\top`) become one
+marker character; `^T` is left for `notation`, which knows whether `T` is a symbol.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.checking.safe_ast import FUNCTION_NAMES
+from engine.errors import AnswerError
+
+# The transpose marker that the Unicode and LaTeX passes produce; `^T` stays ambiguous until the
+# token pass, because `T` may also be a symbol (a sequence length).
+TRANSPOSE_MARK = "⊤"
+
+_GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "κ": "kappa", "λ": "lamda", "μ": "mu", "ν": "nu", "ξ": "xi",
+    "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "φ": "phi", "χ": "chi", "ψ": "psi",
+    "ω": "omega", "Δ": "Delta", "Γ": "Gamma", "Θ": "Theta", "Φ": "Phi", "Ω": "Omega",
+}  # fmt: skip
+# LaTeX spells `lambda` in full, which is a Python keyword; sympy's own spelling avoids that.
+_LATEX_NAMES = {name: name for name in _GREEK.values()} | {
+    "lambda": "lamda",
+    "varepsilon": "epsilon",
+}
+_SYMBOL_CHARS = {
+    "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "∗": "*", "÷": "/",
+    "ᵀ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK,
+}  # fmt: skip
+_SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
+_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+", strict=True))
+
+_LATEX_WRAPPERS = {"operatorname", "mathrm", "text", "textrm", "mathbf", "mathit", "boldsymbol"}
+_LATEX_SPACING = {",", ";", ":", "!", " ", "quad", "qquad"}
+_LATEX_SIZING = {"left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
+_LATEX_TIMES = {"cdot", "times", "ast"}
+
+_BRACED_SUBSCRIPT = re.compile(r"_\s*\{\s*([A-Za-z0-9]+)\s*(?:,\s*([A-Za-z0-9]+)\s*)?\}")
+_BRACED_TRANSPOSE = re.compile(
+    r"\^\s*\{\s*(?:\\top|\\intercal|\\mathsf\s*\{\s*T\s*\})\s*\}|\^\s*\\(?:top|intercal)"
+)
+_BRACED_T = re.compile(r"\^\s*\{\s*T\s*\}")
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
+
+
+def to_ascii(text: str) -> str:
+    """Rewrite Unicode and LaTeX spellings; raises AnswerError for LaTeX it cannot read."""
+    return _rewrite_latex(_rewrite_unicode(text))
+
+
+def _rewrite_unicode(text: str) -> str:
+    out: list[str] = []
+    previous = ""  # "sub" or "sup" while inside a run of sub- or superscript characters
+    for char in text:
+        if char in _SUBSCRIPTS:
+            out.append(_SUBSCRIPTS[char] if previous == "sub" else "_" + _SUBSCRIPTS[char])
+            previous = "sub"
+            continue
+        if char in _SUPERSCRIPTS:
+            # A run such as ⁻¹ is one exponent: open a group now, close it when the run ends.
+            out.append(_SUPERSCRIPTS[char] if previous == "sup" else "^(" + _SUPERSCRIPTS[char])
+            previous = "sup"
+            continue
+        if previous == "sup":
+            out.append(")")
+        previous = ""
+        out.append(_GREEK.get(char) or _SYMBOL_CHARS.get(char) or char)
+    if previous == "sup":
+        out.append(")")
+    # Compatibility forms (full-width digits, ligatures) become their plain letters.
+    return unicodedata.normalize("NFKC", "".join(out))
+
+
+def _rewrite_latex(text: str) -> str:
+    if "\\" not in text and "{" not in text and "_" not in text and "^" not in text:
+        return text
+    text = _BRACED_TRANSPOSE.sub(TRANSPOSE_MARK, text)
+    text = _BRACED_T.sub("^T", text)
+    text = _BRACED_SUBSCRIPT.sub(lambda m: "_" + m.group(1) + (m.group(2) or ""), text)
+    return _rewrite_commands(text)
+
+
+def _rewrite_commands(text: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "{":
+            out.append("(")
+        elif char == "}":
+            out.append(")")
+        elif char != "\\":
+            out.append(char)
+        else:
+            match = _LATEX_COMMAND.match(text, i)
+            if match is None:  # a lone backslash at the end
+                raise AnswerError("could not read this: a `\\` must start a LaTeX command")
+            command, i = match.group(1), match.end()
+            if command in {"frac", "dfrac", "tfrac"}:
+                numerator, i = _latex_argument(text, i, command)
+                denominator, i = _latex_argument(text, i, command)
+                out.append(f"(({_rewrite_commands(numerator)})/({_rewrite_commands(denominator)}))")
+            elif command == "sqrt":
+                if text[i:].lstrip().startswith("["):
+                    raise AnswerError("could not read this: only square roots are supported")
+                argument, i = _latex_argument(text, i, command)
+                out.append(f"sqrt({_rewrite_commands(argument)})")
+            elif command in _LATEX_WRAPPERS:
+                argument, i = _latex_argument(text, i, command)
+                out.append(_rewrite_commands(argument))
+            elif command in _LATEX_SIZING:
+                pass  # the delimiter that follows is kept as it is
+            elif command in _LATEX_TIMES:
+                out.append("*")
+            elif command == "div":
+                out.append("/")
+            elif command in {"{", "}"}:
+                out.append("(" if command == "{" else ")")
+            elif command in _LATEX_SPACING:
+                out.append(" ")
+            elif command in _LATEX_NAMES or command in FUNCTION_NAMES:
+                out.append(_LATEX_NAMES.get(command, command))
+            else:
+                raise AnswerError(
+                    f"could not read this: the LaTeX command `\\{command}` is not supported"
+                )
+            continue
+        i += 1
+    return "".join(out)
+
+
+def _latex_argument(text: str, i: int, command: str) -> tuple[str, int]:
+    """Read `{...}` (or a single character, as in `\\frac12`) starting at `i`."""
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i >= len(text) or text[i] == "}":
+        raise AnswerError(f"could not read this: `\\{command}` needs its arguments in braces")
+    if text[i] != "{":
+        return text[i], i + 1
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0:
+            return text[i + 1 : j], j + 1
+    raise AnswerError(f"could not read this: a `{{` after `\\{command}` is never closed")
