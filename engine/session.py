@@ -14,7 +14,7 @@ from engine.bank.model import QuestionSet
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.errors import AnswerError
-from engine.schedule import LEECH_FAILS, CardState, Grade, Phase, Scheduling
+from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
 from engine.store.reviews import Recorded
 from engine.verdict import Verdict
@@ -239,4 +239,4 @@ class ReviewSession:
         return self.summary
 
 
-__all__ = ["LEECH_FAILS", "Outcome", "Question", "ReviewSession", "Summary", "grade_answer"]
+__all__ = ["Outcome", "Question", "ReviewSession", "Summary", "grade_answer"]

@@ -11,7 +11,6 @@ import time
 from typing import TextIO
 
 from engine.cards import Item
-from engine.schedule import Grade
 from engine.session import Outcome, Question, ReviewSession, grade_answer
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
@@ -88,6 +87,3 @@ class ScriptedFrontend:
         else:
             self._print(f"undone: {item.id}")
         self._print()
-
-
-__all__ = ["Grade", "ScriptedFrontend"]
