@@ -1,0 +1,111 @@
+"""What the flash kernel costs: nothing at import, one compile per machine, O(T·d) memory.
+
+Each check runs in a fresh interpreter, so what it measures (imports, compiled signatures, peak
+resident memory) is not blurred by the rest of the test session.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from attention_ref.kernel import flash_attention
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_python(code: str) -> dict[str, Any]:
+    """Run `code` in a fresh interpreter; it prints one JSON object as its last line."""
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    answer: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return answer
+
+
+def test_importing_the_package_loads_nothing_heavy_and_the_kernel_compiles_nothing() -> None:
+    answer = run_python(
+        """
+        import json, sys
+        import attention_ref
+        light = not {"numpy", "numba"} & set(sys.modules)
+        from attention_ref import kernel
+        compiled = [
+            name for name, f in vars(kernel).items()
+            if hasattr(f, "signatures") and f.signatures
+        ]
+        print(json.dumps({"light": light, "compiled": compiled}))
+        """
+    )
+    assert answer == {"light": True, "compiled": []}
+
+
+def test_a_second_process_loads_the_compiled_kernel_from_the_cache() -> None:
+    # This session has run the kernel for both dtypes, which writes Numba's on-disk cache (beside
+    # attention_ref/kernel.py, or in the user or NUMBA_CACHE_DIR cache). A new process must find it.
+    for dtype in (np.float32, np.float64):
+        x = np.ones((3, 2), dtype=dtype)
+        flash_attention(x, x, x)
+    answer = run_python(
+        """
+        import json
+        import numpy as np
+        from attention_ref.kernel import _flash_core, flash_attention
+        for dtype in (np.float32, np.float64):
+            x = np.ones((3, 2), dtype=dtype)
+            flash_attention(x, x, x)
+        stats = _flash_core.stats
+        print(json.dumps({
+            "hits": sum(stats.cache_hits.values()),
+            "misses": sum(stats.cache_misses.values()),
+        }))
+        """
+    )
+    assert answer == {"hits": 2, "misses": 0}
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc")
+def test_the_kernel_never_holds_a_t_by_t_matrix() -> None:
+    # Numba allocates through its own runtime, out of tracemalloc's sight, so the honest measure
+    # is the process's peak resident memory (VmHWM), reset just before each call. A T x T float32
+    # score matrix at T = 2048 is 16 MiB; the reference, measured the same way, must show it,
+    # and the kernel (output 0.5 MiB plus a few tiles per thread) must stay far below it.
+    answer = run_python(
+        """
+        import json, re
+        import numpy as np
+        from attention_ref.kernel import flash_attention
+        from attention_ref.reference import attention
+
+        def peak_growth_kib(call):
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # reset the peak to the current resident size
+            status = open("/proc/self/status").read()
+            before = int(re.search(r"VmRSS:\\s+(\\d+)", status).group(1))
+            call()
+            status = open("/proc/self/status").read()
+            return int(re.search(r"VmHWM:\\s+(\\d+)", status).group(1)) - before
+
+        rng = np.random.default_rng(0)
+        Q, K, V = (rng.standard_normal((2048, 64), dtype=np.float32) for _ in range(3))
+        flash_attention(Q[:8], K[:8], V[:8])  # load the kernel and start the threads first
+        kernel = peak_growth_kib(lambda: flash_attention(Q, K, V))
+        reference = peak_growth_kib(lambda: attention(Q, K, V))
+        print(json.dumps({"kernel": kernel, "reference": reference}))
+        """
+    )
+    t_by_t_kib = 2048 * 2048 * 4 // 1024
+    assert answer["reference"] >= t_by_t_kib
+    assert answer["kernel"] < t_by_t_kib // 8
