@@ -141,7 +141,33 @@ def lint(
     raise typer.Exit(run_lint(paths))
 
 
-COMMANDS = {"quiz", "check", "list", "stats", "lint"}
+@app.command()
+def submit(
+    file: Annotated[Path, typer.Argument(help="Your Python file.", show_default=False)],
+    func: Annotated[
+        str | None, typer.Option("--func", help="The function to check (default: found by name).")
+    ] = None,
+    no_time: Annotated[bool, typer.Option("--no-time", help="Check only; do not time.")] = False,
+    as_json: JsonOpt = False,
+    memory_mb: Annotated[
+        int, typer.Option("--memory-mb", min=64, max=65536, help="Memory limit of your code.")
+    ] = 2048,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.5, max=600, help="Time limit per call.")
+    ] = 10.0,
+) -> None:
+    """Check your attention (or softmax) code in a sandbox, name the mistake, time it on this CPU.
+
+    Exit 0 when every case passes, 1 otherwise.
+
+    Example: attnquiz submit mine.py --func attention
+    """
+    from engine.commands.submit import run_submit
+
+    raise typer.Exit(run_submit(file, func, no_time, as_json, memory_mb, seconds))
+
+
+COMMANDS = {"quiz", "check", "list", "stats", "lint", "submit"}
 
 
 def _with_default_command(args: list[str]) -> list[str]:

@@ -1,0 +1,33 @@
+"""Bounded capture of what the sandbox prints: keep the tail, count the rest, never grow."""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls except tab and newline, DEL and C1 controls: they could move the cursor or
+# recolour the grader's terminal, so they are shown as escapes instead.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class CappedTail:
+    """The last `limit` bytes written to a stream, and how many bytes were written in all."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._data = bytearray()
+        self.total = 0
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        self._data += chunk[-self._limit :]
+        excess = len(self._data) - self._limit
+        if excess > 0:
+            del self._data[:excess]
+
+    @property
+    def capped(self) -> bool:
+        return self.total > self._limit
+
+    def text(self) -> str:
+        decoded = self._data.decode("utf-8", errors="replace")
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", decoded)

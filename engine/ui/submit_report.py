@@ -1,0 +1,74 @@
+"""The readable `submit` report: the cases with ✓/✗, the diagnosis in words, the timing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from attention_ref.diagnosis import EXPLANATIONS
+from attention_ref.grading import Grade
+from engine.ui.console import make_console
+
+VERDICT_WORDS = {
+    "pass": "passed every case",
+    "wrong": "runs, but returns wrong values",
+    "error": "raised an error",
+    "crash": "crashed",
+    "timeout": "ran out of time",
+    "memory": "ran out of memory",
+    "not_found": "no function to check",
+}
+
+
+def show_grade(grade: Grade) -> None:
+    console = make_console()
+    style = "green" if grade.passed else "red"
+    title = f"{grade.function or '?'} ({grade.target})" if grade.function else grade.target
+    console.print(Text.assemble((f"{title}: ", "bold"), (VERDICT_WORDS[grade.verdict], style)))
+    if grade.message:
+        console.print(grade.message)
+    if grade.cases:
+        table = Table(box=None, show_header=True, header_style="bold")
+        table.add_column("")
+        table.add_column("case", no_wrap=True)
+        table.add_column("result")
+        for case in grade.cases:
+            mark = Text("✓", "green") if case.passed else Text("✗", "red")
+            table.add_row(mark, case.name, case.message)
+        console.print(table)
+    for name in grade.diagnosis:
+        console.print(Text.assemble(("mistake: ", "bold yellow"), f"{name}: {EXPLANATIONS[name]}"))
+    if grade.output.strip():
+        console.print(Text("its output (last lines):", style="dim"))
+        console.print(Text(grade.output.strip()[-600:], style="dim"))
+    if grade.timing:
+        show_timing(console, grade.timing)
+
+
+def show_timing(console: Any, timing: dict[str, Any]) -> None:
+    table = Table(title="timing on this CPU", title_justify="left", box=None, header_style="bold")
+    for column in ("T", "yours", "GFLOP/s", "vs NumPy ref", "vs Numba kernel", "of peak"):
+        table.add_column(column, justify="right")
+    for row in timing.get("sizes", []):
+        table.add_row(
+            str(row["T"]),
+            f"{row['median_s'] * 1e3:.2f} ms",
+            f"{row['gflops']:.1f}",
+            _ratio(row.get("vs_numpy")),
+            _ratio(row.get("vs_kernel")),
+            f"{100 * row['share_of_peak']:.1f}%" if row.get("share_of_peak") is not None else "-",
+        )
+    console.print(table)
+    if timing.get("roofline"):
+        console.print(timing["roofline"])
+    if timing.get("machine"):
+        console.print(Text(timing["machine"], style="dim"))
+
+
+def _ratio(value: float | None) -> str:
+    """`value` is your time divided by theirs."""
+    if value is None:
+        return "-"
+    return f"{value:.1f}× slower" if value >= 1 else f"{1 / value:.1f}× faster"

@@ -1,0 +1,112 @@
+"""`submit` verdicts: good code passes, each classic mistake is named, hostile code cannot pass."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attention_ref.grading import grade_submission
+from attention_ref.sandbox import Limits
+from engine.cli import main
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+FAST = Limits(seconds_per_call=3.0, memory_bytes=1 * 2**30)
+SPEC_KEYS = {"passed", "verdict", "target", "function", "diagnosis", "cases", "timing"}
+
+
+@pytest.mark.parametrize("path", sorted((SUBMISSIONS / "good").glob("*.py")), ids=lambda p: p.stem)
+def test_correct_submissions_in_every_style_pass(path: Path) -> None:
+    grade = grade_submission(path, limits=FAST)
+    assert grade.verdict == "pass", [c.message for c in grade.cases if not c.passed]
+    assert grade.passed and grade.diagnosis == []
+    assert all(case.passed for case in grade.cases)
+
+
+def test_a_masked_submission_is_tested_with_a_causal_mask() -> None:
+    grade = grade_submission(SUBMISSIONS / "good" / "boolean_mask.py", limits=FAST)
+    assert "causal-mask" in [case.name for case in grade.cases]
+
+
+@pytest.mark.parametrize(
+    ("name", "diagnosis"),
+    [
+        ("missing_transpose", "missing_transpose"),
+        ("scale_by_d", "scale_by_d"),
+        ("no_scale", "no_scale"),
+        ("softmax_wrong_axis", "softmax_wrong_axis"),
+        ("no_softmax", "no_softmax"),
+        ("unstable_softmax", "unstable_softmax"),
+        ("naive_softmax_only", "unstable_softmax"),
+        ("wrong_shape", "wrong_shape"),
+    ],
+)
+def test_each_classic_mistake_is_named(name: str, diagnosis: str) -> None:
+    grade = grade_submission(SUBMISSIONS / "pitfalls" / f"{name}.py", limits=FAST)
+    assert grade.verdict == "wrong" and not grade.passed
+    assert diagnosis in grade.diagnosis
+
+
+def test_an_exception_is_an_error_with_its_line() -> None:
+    grade = grade_submission(SUBMISSIONS / "pitfalls" / "raises.py", limits=FAST)
+    assert grade.verdict == "error"
+    assert "ValueError: not written yet (line 2)" in grade.cases[0].message
+
+
+@pytest.mark.parametrize(
+    ("name", "verdicts"),
+    [
+        ("infinite_loop", {"timeout"}),
+        ("ignores_sigterm", {"timeout"}),
+        ("memory_hog", {"memory"}),
+        ("segfault", {"crash"}),
+        ("exit_at_import", {"error"}),
+        ("os_exit_in_call", {"error"}),
+        ("fake_verdict", {"wrong", "error"}),
+        ("patches_numpy", {"wrong", "error"}),
+        ("fork_storm", {"wrong", "error", "timeout"}),
+        ("output_flood", {"wrong", "error", "pass"}),
+    ],
+)
+def test_hostile_submissions_get_a_verdict_and_never_a_false_pass(name: str, verdicts) -> None:
+    grade = grade_submission(SUBMISSIONS / "hostile" / f"{name}.py", limits=FAST)
+    assert grade.verdict in verdicts, (grade.verdict, grade.message, grade.cases[:1])
+    if name != "output_flood":
+        assert not grade.passed
+
+
+def test_no_function_is_not_found(tmp_path: Path) -> None:
+    path = tmp_path / "empty.py"
+    path.write_text("x = 1\n")
+    grade = grade_submission(path, limits=FAST)
+    assert (grade.verdict, grade.passed) == ("not_found", False)
+
+
+def test_submit_json_has_the_spec_fields_and_exit_codes(capsys) -> None:
+    good = SUBMISSIONS / "good" / "five_lines.py"
+    assert main(["submit", str(good), "--no-time", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= SPEC_KEYS
+    assert (out["verdict"], out["target"], out["function"], out["timing"]) == (
+        "pass",
+        "attention",
+        "attention",
+        None,
+    )
+    assert all({"name", "passed", "message"} <= set(case) for case in out["cases"])
+    bad = SUBMISSIONS / "pitfalls" / "no_scale.py"
+    assert main(["submit", str(bad), "--no-time", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["diagnosis"] == ["no_scale"]
+
+
+def test_submit_of_a_missing_file_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    assert main(["submit", str(tmp_path / "nope.py")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_the_readable_report_names_the_mistake_in_words(capsys) -> None:
+    bad = SUBMISSIONS / "pitfalls" / "scale_by_d.py"
+    assert main(["submit", str(bad), "--no-time"]) == 1
+    out = capsys.readouterr().out
+    assert "✗" in out and "divided by d_k instead of √d_k" in out
