@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ["engine", "tests", "benchmarks"]
+SOURCES = ["engine", "attention_ref", "tests", "benchmarks"]
 
 
 def run_tool(*args: str) -> subprocess.CompletedProcess[str]:
@@ -27,5 +27,5 @@ def test_code_is_formatted() -> None:
 
 
 def test_mypy_finds_no_type_errors() -> None:
-    result = run_tool("mypy", "engine")
+    result = run_tool("mypy", "engine", "attention_ref")
     assert result.returncode == 0, result.stdout + result.stderr
