@@ -1,6 +1,9 @@
 """Typed-answer cards: numbers, shapes and symbolic expressions, graded by `engine.checking`.
 
-The checking modules import SymPy, so they are imported inside `grade`, never at start-up.
+`grade` and `check_bank` run the checking in the warm worker process of
+`engine.checking.bounded`, which bounds the time any SymPy step may take; `grade_in_process` and
+`check_bank_in_process` are the same logic run here (the worker calls them, and tests may). The
+checking modules import SymPy, so they are imported inside those methods, never at start-up.
 """
 
 from __future__ import annotations
@@ -49,6 +52,23 @@ class TypedItem(Item):
     symbols: Aliases = Field(default_factory=dict)
     mistakes: tuple[Mistake, ...] = ()
 
+    def grade(self, answer: str) -> Verdict:
+        """Grade in the checking worker: a verdict within the time bound, whatever the input."""
+        from engine.checking.bounded import grade
+
+        return grade(self, answer)
+
+    def grade_in_process(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
+        raise NotImplementedError
+
+    def check_bank(self) -> list[str]:
+        from engine.checking.bounded import check_bank
+
+        return check_bank(self)
+
+    def check_bank_in_process(self) -> list[str]:
+        return []
+
     @field_validator("answer", mode="before", check_fields=False)
     @classmethod
     def _number_as_text(cls, value: object) -> object:
@@ -83,13 +103,21 @@ class NumberItem(TypedItem):
         return evaluate_number(self.answer, aliases=self.symbols)
 
     def answer_text(self) -> str:
-        value = self.expected_value()
-        shown = f"{value:.6g}"
-        if isinstance(self.answer, str) and self.answer.strip() != shown:
-            shown = f"{self.answer} ≈ {value:.4g}"
+        if isinstance(self.answer, str):
+            from engine.checking.bounded import expected_value
+
+            value = expected_value(self)
+        else:
+            value = float(self.answer)
+        if value is None:  # not worked out in time: show what the bank says
+            shown = self.answer if isinstance(self.answer, str) else f"{self.answer:.6g}"
+        else:
+            shown = f"{value:.6g}"
+            if isinstance(self.answer, str) and self.answer.strip() != shown:
+                shown = f"{self.answer} ≈ {value:.4g}"
         return f"{shown} {self.unit}" if self.unit else shown
 
-    def grade(self, answer: str) -> Verdict:
+    def grade_in_process(self, answer: str) -> Verdict:
         from engine.checking import check_number
 
         verdict = check_number(
@@ -109,7 +137,7 @@ class NumberItem(TypedItem):
         value = evaluate_number(other, aliases=self.symbols)
         return check_number(answer, value, abs_tol=self.abs_tol, rel_tol=self.rel_tol).correct
 
-    def check_bank(self) -> list[str]:
+    def check_bank_in_process(self) -> list[str]:
         try:
             self.expected_value()
         except (AnswerError, ValueError) as exc:
@@ -117,7 +145,7 @@ class NumberItem(TypedItem):
         problems = []
         for mistake in self.mistakes:
             try:
-                if self.grade(mistake.answer).correct:
+                if self.grade_in_process(mistake.answer).correct:
                     problems.append(f"the mistake {mistake.answer!r} is within the tolerance")
                 else:
                     self._close(mistake.answer, mistake.answer)
@@ -136,7 +164,7 @@ class ShapeItem(TypedItem):
     def answer_text(self) -> str:
         return self.answer
 
-    def grade(self, answer: str) -> Verdict:
+    def grade_in_process(self, answer: str) -> Verdict:
         from engine.checking import check_shape, parse_shape
 
         verdict = check_shape(answer, self.answer, aliases=self.symbols)
@@ -148,7 +176,7 @@ class ShapeItem(TypedItem):
                 return replace(verdict, feedback=mistake.message)
         return verdict
 
-    def check_bank(self) -> list[str]:
+    def check_bank_in_process(self) -> list[str]:
         from engine.checking import parse_shape
 
         problems = []
@@ -161,7 +189,7 @@ class ShapeItem(TypedItem):
             problems += [
                 f"the mistake {m.answer!r} is the answer itself"
                 for m in self.mistakes
-                if self.grade(m.answer).correct
+                if self.grade_in_process(m.answer).correct
             ]
         return problems
 
@@ -181,7 +209,7 @@ class ExpressionItem(TypedItem):
     def answer_text(self) -> str:
         return self.answer
 
-    def grade(self, answer: str) -> Verdict:
+    def grade_in_process(self, answer: str) -> Verdict:
         from engine.checking import check_expression
 
         return check_expression(
@@ -194,13 +222,13 @@ class ExpressionItem(TypedItem):
             mistakes=[(m.answer, m.message) for m in self.mistakes],
         )
 
-    def check_bank(self) -> list[str]:
+    def check_bank_in_process(self) -> list[str]:
         # The expected answer must be judged equal to itself, and no listed mistake may be.
         problems = []
-        own = self.grade(self.answer)
+        own = self.grade_in_process(self.answer)
         if not own.correct:
             problems.append(f"the answer {self.answer!r} does not check as correct: {own.feedback}")
         for m in self.mistakes:
-            if self.grade(m.answer).correct:
+            if self.grade_in_process(m.answer).correct:
                 problems.append(f"the mistake {m.answer!r} is equivalent to the answer")
         return problems

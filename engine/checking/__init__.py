@@ -1,4 +1,4 @@
-"""Checking typed answers: safe parsing of math, equivalence with SymPy, shapes and numbers.
+"""Checking typed answers: safe parsing of math, equivalence with SymPy, shapes, numbers, vectors.
 
 Importing this package is cheap: SymPy and NumPy load only when an answer is first checked.
 """
@@ -6,12 +6,15 @@ Importing this package is cheap: SymPy and NumPy load only when an answer is fir
 from engine.checking.expression import check_expression, check_number, evaluate_number
 from engine.checking.notation import normalise
 from engine.checking.shape import check_shape, parse_shape
+from engine.checking.vector import check_vector, parse_vector
 
 __all__ = [
     "check_expression",
     "check_number",
     "check_shape",
+    "check_vector",
     "evaluate_number",
     "normalise",
     "parse_shape",
+    "parse_vector",
 ]

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.checking.domain import Domain, declare_domain, is_kronecker_delta
 from engine.checking.notation import names_used, normalise
 from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
 from engine.errors import AnswerError, BankError
@@ -43,12 +44,19 @@ def check_expression(
     noncommutative: Iterable[str] = (),
     mistakes: Sequence[tuple[str, str]] = (),
     tolerance: float = 1e-9,
+    ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> Verdict:
     """Grade `answer` against the bank's `expected` formula.
 
-    `positive`, `integer` and `noncommutative` (matrix) name the symbols with those properties;
-    `mistakes` pairs a known wrong answer with the feedback to give when the learner's answer is
-    equivalent to it. Raises BankError when `expected` or a mistake cannot be read.
+    `positive`, `integer` and `noncommutative` (matrix) name the symbols with those properties,
+    and `ranges` gives scalar symbols an interval (low, high) to be checked on, such as (0, 1)
+    for a probability; `mistakes` pairs a known wrong answer with the feedback to give when the
+    learner's answer is equivalent to it. A symbol `delta_ij` is the Kronecker delta.
+
+    A mistake may be equal in value to the answer only through the Kronecker delta
+    (`p_j (δ_ij − p_i)` for `p_i (δ_ij − p_j)`): its author asks for one form. Such a mistake is
+    matched by form first, reading δ_ij as an ordinary symbol, and only then is the answer
+    judged by value. Raises BankError when `expected`, a mistake or a range cannot be read.
     """
     aliases = aliases or {}
     declared = {"positive": set(positive), "integer": set(integer), "matrices": set(noncommutative)}
@@ -57,11 +65,15 @@ def check_expression(
         known |= names_used(
             author_text, symbols=known, aliases=aliases, matrices=declared["matrices"]
         )
+    domain = declare_domain(
+        positive=declared["positive"], integer=declared["integer"], ranges=ranges
+    )
     vocabulary = Vocabulary(
         symbols=frozenset(known),
-        positive=frozenset(declared["positive"]),
-        integer=frozenset(declared["integer"]),
+        positive=domain.positive,
+        integer=domain.integer,
         matrices=frozenset(declared["matrices"]),
+        ranges=domain.ranges,
     )
     target = _read_author(expected, vocabulary, aliases)
     # Read every listed mistake now, so that an unreadable one is reported whatever is answered.
@@ -73,12 +85,21 @@ def check_expression(
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = pretty(given)
-    if equivalent(given, target, vocabulary, tolerance=tolerance):
-        return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
-    for wrong, message in known_mistakes:
-        if equivalent(given, wrong, vocabulary, tolerance=tolerance):
-            return Verdict(correct=False, interpreted_as=shown, feedback=message)
+    # By form first (δ_ij an ordinary symbol), then by value; without deltas the two agree.
+    rounds = [False, True] if _has_kronecker(given, target) else [True]
+    for kronecker in rounds:
+        if equivalent(given, target, vocabulary, tolerance=tolerance, kronecker=kronecker):
+            return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
+        for wrong, message in known_mistakes:
+            if equivalent(given, wrong, vocabulary, tolerance=tolerance, kronecker=kronecker):
+                return Verdict(correct=False, interpreted_as=shown, feedback=message)
     return Verdict(correct=False, interpreted_as=shown, feedback=_wrong_hint(given, target))
+
+
+def _has_kronecker(*expressions: Any) -> bool:
+    return any(
+        is_kronecker_delta(str(symbol)) for expr in expressions for symbol in expr.free_symbols
+    )
 
 
 def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | None = None) -> Any:
@@ -107,11 +128,18 @@ def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
 
 
 def equivalent(
-    a: Any, b: Any, vocabulary: Vocabulary | None = None, *, tolerance: float = 1e-9
+    a: Any,
+    b: Any,
+    vocabulary: Vocabulary | None = None,
+    *,
+    tolerance: float = 1e-9,
+    kronecker: bool = True,
 ) -> bool:
     """Whether two SymPy expressions are equal; never True without a symbolic or numeric proof.
 
-    The numeric test draws each symbol from the domain `vocabulary` declares for it.
+    The numeric test draws each symbol from the domain `vocabulary` declares for it, and reads
+    `delta_ij` as the Kronecker delta unless `kronecker` is False. An undecided comparison (too
+    few points where both sides are defined, and too large to simplify) is False.
     """
     import sympy
 
@@ -122,11 +150,17 @@ def equivalent(
         difference = a - b
         if difference == 0:
             return True
-        verdict = equivalent_at_random_points(
-            a, b, positive=vocabulary.positive, integer=vocabulary.integer, tolerance=tolerance
+        domain = Domain(
+            positive=vocabulary.positive,
+            integer=vocabulary.integer,
+            ranges=vocabulary.ranges,
+            kronecker=kronecker,
         )
+        verdict = equivalent_at_random_points(a, b, tolerance=tolerance, domain=domain)
         if verdict is not None:
             return verdict
+        # simplify proves equality for every value of every symbol, so it never errs on the
+        # side of a domain; it is only too slow on some expressions.
         if not _tame(difference):
             return False
         return bool(sympy.simplify(difference) == 0)
@@ -236,19 +270,29 @@ def check_number(
 ) -> Verdict:
     """Grade a typed number against `expected`, within `abs_tol` or `rel_tol` (either suffices).
 
-    With neither given, the answer must match to about nine significant digits.
+    With neither given, the answer must match to about nine significant digits. A learner may
+    show the exact value and its decimal, `16√2 ≈ 22.6` or `√512 = 22.63`, or mark a rounded
+    value, `≈ 22.6`: then every part must be within the tolerance.
     """
     try:
-        expr, value = _evaluate_number(answer, None)
+        check_size(answer)  # before splitting, so hostile text costs nothing
+        parts = _APPROXIMATE.split(_APPROXIMATELY.sub("", answer, count=1))
+        read = [_evaluate_number(part, None) for part in parts]
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     # A decimal is read as an exact fraction (22.6 -> 113/5); show it as the decimal it was.
-    shown = _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
+    shown = " ≈ ".join(
+        _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
+        for expr, value in read
+    )
     allowed = max(abs_tol or 0.0, (rel_tol or 0.0) * abs(expected))
     if abs_tol is None and rel_tol is None:
         allowed = 1e-9 * max(1.0, abs(expected))
-    if abs(value - expected) <= allowed:
-        precise = math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12)
+    off = [value for _, value in read if not abs(value - expected) <= allowed]
+    if not off:
+        precise = all(
+            math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12) for _, value in read
+        )
         feedback = (
             "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
         )
@@ -256,8 +300,14 @@ def check_number(
     return Verdict(
         correct=False,
         interpreted_as=shown,
-        feedback=f"{_format(value)} is not within {allowed:.3g} of the answer",
+        feedback=f"{_format(off[0])} is not within {allowed:.3g} of the answer",
     )
+
+
+# `≈ 22.6`, `~22.6`, `about 22.6`: a rounded value, marked as such.
+_APPROXIMATELY = re.compile(r"^\s*(?:≈|~=?|about\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE)
+# `16√2 ≈ 22.6`, `√512 = 22.63`: the same value written twice.
+_APPROXIMATE = re.compile(r"≈|~=|(?<![=<>!])=(?!=)")
 
 
 def _format(value: float) -> str:

@@ -4,8 +4,9 @@ Learners write `softmax(QKᵀ/√dₖ)V` or `p_i(δ_ij − p_j)`; the safe parse
 Python-shaped arithmetic such as `softmax(Q*transpose(K)/sqrt(d_k))*V`. This module bridges the
 two without ever evaluating anything: after `typography` has rewritten Unicode and LaTeX, it maps
 every spelling of a symbol to its canonical name, splits run-together symbols (`QK`), reads `^T`
-as a transpose and makes juxtaposed products explicit. Whatever it cannot make sense of it passes
-through unchanged, so that the safe parser can reject it with a precise message.
+(and, after a matrix, MATLAB's `K'` and a lower-case `K^t`) as a transpose, forgives capitalised
+function names (`Softmax`) and makes juxtaposed products explicit. Whatever it cannot make sense
+of it passes through unchanged, so that the safe parser can reject it with a precise message.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ _TOKEN = re.compile(
     r"|(?P<comma>,)|(?P<root>√)|(?P<mark>⊤)|(?P<other>.)",
     re.DOTALL,
 )
+
+
+# Function names a learner may capitalise: `Softmax(...)` is softmax(...). Not E or Var, whose
+# capitals are their names, nor single letters.
+_CASELESS_FUNCTIONS = frozenset({"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min"})
 
 
 class Token(NamedTuple):
@@ -100,6 +106,8 @@ class _NameTable:
             return [Token("name", self.single[token.text])]
         if self.is_known(token.text):
             return [token]
+        if token.text.lower() in _CASELESS_FUNCTIONS:  # Softmax, SQRT, Exp
+            return [Token("name", token.text.lower())]
         parts = self.split(token.text)
         if parts is None:
             return [token]  # left for the safe parser to reject by name
@@ -124,6 +132,19 @@ def _mark_transposes(tokens: list[Token], names: _NameTable, matrices: set[str])
     out: list[Token] = []
     for token in tokens:
         before = out[-1] if out else None
+        if token.text == "'" and before is not None and _ends_matrix(before, names, matrices):
+            out.append(Token("mark", TRANSPOSE_MARK))  # MATLAB's K'
+            continue
+        if (
+            token == Token("name", "t")
+            and before is not None
+            and before.text in {"^", "**"}
+            and "t" not in names.single
+            and len(out) > 1
+            and _ends_matrix(out[-2], names, matrices)
+        ):
+            out[-1] = Token("mark", TRANSPOSE_MARK)  # K^t, lower case
+            continue
         is_t = token.kind == "name" and token.text.startswith("T")
         if is_t and before is not None and before.text in {"^", "**", "."}:
             rest = token.text[1:]
@@ -143,6 +164,19 @@ def _mark_transposes(tokens: list[Token], names: _NameTable, matrices: set[str])
                 continue
         out.append(token)
     return out
+
+
+def _ends_matrix(token: Token, names: _NameTable, matrices: set[str]) -> bool:
+    """Whether `token` ends a matrix operand: a matrix symbol (`QK` too) or a closing bracket."""
+    if not matrices:
+        return False
+    if token.kind == "close" or token.kind == "mark":
+        return True
+    if token.kind != "name":
+        return False
+    parts = [names.single.get(token.text, token.text)] if token.text in names.single else None
+    parts = parts or names.split(token.text) or []
+    return bool(parts) and names.single.get(parts[-1], parts[-1]) in matrices
 
 
 def _wrap_roots(tokens: list[Token]) -> list[Token]:

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-MATRIX_SIZE = 3
+from engine.checking.domain import Domain
+
 POINTS = 8
 
 
@@ -33,18 +34,23 @@ def equivalent_at_random_points(
     tolerance: float = 1e-9,
     points: int = POINTS,
     seed: int = 0,
+    domain: Domain | None = None,
 ) -> bool | None:
     """True if `a` and `b` agree at `points` random points, False if they differ at one.
 
-    Symbols named in `integer` are drawn from 1..5, those in `positive` from (0.5, 5), other
-    scalars from (-3, 3); noncommutative symbols are matrices. None when too few points could
-    be evaluated to decide either way.
+    Points come from `domain` (by default: symbols named in `integer` from 1..5, those in
+    `positive` from (0.5, 5), other scalars from (-3, 3), `delta_ij` a Kronecker delta);
+    noncommutative symbols are matrices. None when too few points could be evaluated to decide
+    either way, which callers must never read as equal.
     """
+    if domain is None:
+        domain = Domain(positive=frozenset(positive), integer=frozenset(integer))
     symbols = sorted(a.free_symbols | b.free_symbols, key=str)
+    sampler = domain.sampler(symbols)
     rng = np.random.default_rng(seed)
     agreed = 0
-    for _ in range(4 * points):
-        values = {symbol: _sample(symbol, rng, positive, integer) for symbol in symbols}
+    for attempt in range(4 * points):
+        values = sampler.sample(rng, attempt)
         try:
             left, right = evaluate(a, values), evaluate(b, values)
         except Undefined:
@@ -75,18 +81,6 @@ def evaluate(expr: Any, values: dict[Any, Any]) -> Any:
     if not np.all(np.isfinite(value)):
         raise Undefined
     return value
-
-
-def _sample(
-    symbol: Any, rng: np.random.Generator, positive: Collection[str], integer: Collection[str]
-) -> Any:
-    if not symbol.is_commutative:
-        return rng.uniform(-1.0, 1.0, size=(MATRIX_SIZE, MATRIX_SIZE))
-    if symbol.name in integer:
-        return complex(int(rng.integers(1, 6)))
-    if symbol.name in positive:
-        return complex(rng.uniform(0.5, 5.0))
-    return complex(rng.uniform(-3.0, 3.0))
 
 
 def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:

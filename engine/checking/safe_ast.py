@@ -12,13 +12,20 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import AnswerError
 
 MAX_LENGTH = 400
+# Invisible characters that copying from a web page or a PDF leaves behind (zero-width spaces and
+# joiners, word joiner, byte-order mark, soft hyphen): harmless, so `typography` drops them.
+IGNORABLE_CHARS = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+# Control and format characters (escape sequences, NUL, bidirectional overrides) and lone
+# surrogates are refused; ordinary whitespace such as a tab or newline is not.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 MAX_DEPTH = 30
 MAX_NODES = 200
 MAX_EXPONENT = 100
@@ -67,6 +74,8 @@ class Vocabulary:
     positive: frozenset[str] = frozenset()
     integer: frozenset[str] = frozenset()
     matrices: frozenset[str] = frozenset()  # noncommutative: Q K^T is not K^T Q
+    # Value ranges (low, high) of scalar symbols, e.g. a probability in (0, 1); see `domain`.
+    ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
 
 
 def refuse(reason: str) -> AnswerError:
@@ -74,9 +83,17 @@ def refuse(reason: str) -> AnswerError:
 
 
 def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_DEPTH) -> None:
-    """Refuse text that is too long or too deeply bracketed, before any parser sees it."""
+    """Refuse text before any parser sees it: too long, too deeply bracketed, or holding
+    control characters (which could also act on the terminal if a message quoted them)."""
     if len(text) > max_length:
         raise refuse(f"the answer is {len(text)} characters long; keep it under {max_length}")
+    for char in text:
+        category = unicodedata.category(char)
+        if category in _REFUSED_CATEGORIES and char not in IGNORABLE_CHARS and not char.isspace():
+            raise refuse(
+                f"the answer holds the invisible control character U+{ord(char):04X}; "
+                "type plain text"
+            )
     depth = 0
     for char in text:
         if char in "([{":
@@ -186,6 +203,8 @@ class _Checker:
             raise refuse("only known functions can be called")
         name = node.func.id
         if name not in FUNCTION_NAMES:
+            if "_" in name:  # `p_k(...)` is an unknown symbol times a bracket, not a call
+                self._check_name(name)
             raise refuse(f"`{name}` is not a known function")
         if node.keywords:
             raise refuse("keyword arguments (`name=...`) are not allowed")

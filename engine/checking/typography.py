@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.checking.safe_ast import FUNCTION_NAMES
+from engine.checking.safe_ast import FUNCTION_NAMES, IGNORABLE_CHARS
 from engine.errors import AnswerError
 
 # The transpose marker that the Unicode and LaTeX passes produce; `^T` stays ambiguous until the
@@ -31,7 +31,7 @@ _LATEX_NAMES = {name: name for name in _GREEK.values()} | {
 }
 _SYMBOL_CHARS = {
     "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "∗": "*", "÷": "/",
-    "ᵀ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK,
+    "ᵀ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK, "⁄": "/", "∕": "/",
 }  # fmt: skip
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+", strict=True))
@@ -47,6 +47,7 @@ _BRACED_TRANSPOSE = re.compile(
 )
 _BRACED_T = re.compile(r"\^\s*\{\s*T\s*\}")
 _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
+_UNBRACED_ROOT = re.compile(r"\s*([A-Za-z](?:_[A-Za-z0-9]+)?|\d+(?:\.\d+)?)(?![A-Za-z0-9_{])")
 
 
 def to_ascii(text: str) -> str:
@@ -58,6 +59,8 @@ def _rewrite_unicode(text: str) -> str:
     out: list[str] = []
     previous = ""  # "sub" or "sup" while inside a run of sub- or superscript characters
     for char in text:
+        if char in IGNORABLE_CHARS:
+            continue
         if char in _SUBSCRIPTS:
             out.append(_SUBSCRIPTS[char] if previous == "sub" else "_" + _SUBSCRIPTS[char])
             previous = "sub"
@@ -70,11 +73,21 @@ def _rewrite_unicode(text: str) -> str:
         if previous == "sup":
             out.append(")")
         previous = ""
-        out.append(_GREEK.get(char) or _SYMBOL_CHARS.get(char) or char)
+        out.append(_GREEK.get(char) or _SYMBOL_CHARS.get(char) or _vulgar_fraction(char) or char)
     if previous == "sup":
         out.append(")")
     # Compatibility forms (full-width digits, ligatures) become their plain letters.
     return unicodedata.normalize("NFKC", "".join(out))
+
+
+def _vulgar_fraction(char: str) -> str | None:
+    """`½` as `(1/2)`, bracketed so that `d^½` is a square root and not (d^1)/2."""
+    if unicodedata.category(char) != "No":
+        return None
+    compatible = unicodedata.normalize("NFKC", char)
+    if "⁄" not in compatible:
+        return None
+    return "(" + compatible.replace("⁄", "/") + ")"
 
 
 def _rewrite_latex(text: str) -> str:
@@ -109,7 +122,12 @@ def _rewrite_commands(text: str) -> str:
             elif command == "sqrt":
                 if text[i:].lstrip().startswith("["):
                     raise AnswerError("could not read this: only square roots are supported")
-                argument, i = _latex_argument(text, i, command)
+                # `\sqrt d_k` and `\sqrt 512` mean the whole name or number, as `√d_k` does.
+                whole = _UNBRACED_ROOT.match(text, i)
+                if whole:
+                    argument, i = whole.group(1), whole.end()
+                else:
+                    argument, i = _latex_argument(text, i, command)
                 out.append(f"sqrt({_rewrite_commands(argument)})")
             elif command in _LATEX_WRAPPERS:
                 argument, i = _latex_argument(text, i, command)

@@ -14,6 +14,10 @@ from engine.verdict import Verdict
 def run_check(
     set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None
 ) -> int:
+    from engine.checking.bounded import start_checker
+
+    # The checker imports SymPy in its own process while this one loads the bank.
+    start_checker()
     _, qset = load(set_name, data_dir)
     item = qset.item(item_id)
     if item is None:

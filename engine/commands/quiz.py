@@ -22,6 +22,11 @@ def run_quiz(
     tags: tuple[str, ...],
     data_dir: Path | None,
 ) -> int:
+    from engine.checking.bounded import close_checker, start_checker
+
+    # The checker imports SymPy in its own process while this one loads the bank and the store,
+    # and the learner reads the first question.
+    start_checker()
     clock = make_clock()
     qset, store = load_with_store(set_name, data_dir)
     unknown = sorted(set(tags) - {t for item in qset.items for t in item.tags})
@@ -55,6 +60,7 @@ def run_quiz(
     finally:
         summary = session.finish()
         store.close()
+        close_checker()  # also after Ctrl-C; atexit would too, this is just sooner
     print_summary(console, summary, clock())
     if code == EXIT_INTERRUPTED:
         print("interrupted: every answer so far is saved", file=sys.stderr)

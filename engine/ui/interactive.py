@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 from rich.console import Console, Group, RenderableType
@@ -19,20 +18,10 @@ from engine.ui.prompt_text import render_prompt
 GRADE_STYLE = {Grade.AGAIN: "red", Grade.HARD: "yellow", Grade.GOOD: "green", Grade.EASY: "cyan"}
 
 
-def _warm_up_checker() -> None:
-    """Import SymPy while the learner reads the first question, so grading is instant."""
-    try:
-        import sympy  # noqa: F401
-
-        import engine.checking.expression  # noqa: F401
-    except Exception:  # a failed warm-up only costs the time it saves; grading reports errors
-        pass
-
-
 class InteractiveFrontend:
     def __init__(self, console: Console) -> None:
         self.console = console
-        self._warming: threading.Thread | None = None
+        self._checker_started = False
 
     # -- asking -----------------------------------------------------------------------------
     def ask(self, question: Question, session: ReviewSession) -> Action:
@@ -54,9 +43,13 @@ class InteractiveFrontend:
                 border_style="blue",
             )
         )
-        if self._warming is None:
-            self._warming = threading.Thread(target=_warm_up_checker, daemon=True)
-            self._warming.start()
+        if not self._checker_started:
+            # The checking worker imports SymPy while the learner reads the first question, so
+            # grading is instant. `attnquiz quiz` has started it already; this is a no-op then.
+            from engine.checking.bounded import start_checker
+
+            start_checker()
+            self._checker_started = True
         started = time.monotonic()
         hint = "Enter to reveal" if item.self_rated else "your answer"
         while True:

@@ -55,11 +55,39 @@ def test_softmax_grad_accepts_every_spelling(answer: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "answer", ["p_i (1 - p_j)", "p_i delta_ij - p_j", "-p_i p_j", "p_j(delta_ij - p_i)"]
+    "answer", ["p_i (1 - p_j)", "p_i delta_ij - p_j", "-p_i p_j", "p_i (1 - p_i)", "p_i p_j"]
 )
 def test_softmax_grad_rejects_classic_slips(answer: str) -> None:
     verdict = check_expression(answer, "p_i (delta_ij - p_j)", aliases=DELTA_ALIASES)
     assert verdict.valid and not verdict.correct
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["p_j(delta_ij - p_i)", "p_i delta_ij^2 - p_i p_j", "(p_i + p_j) delta_ij/2 - p_i p_j",
+     "delta_ij p_i (1 - p_i) - (1 - delta_ij) p_i p_j"],
+)  # fmt: skip
+def test_delta_ij_is_the_kronecker_delta(answer: str) -> None:
+    # δ_ij is 0 or 1, and 1 only where i = j, so that δ_ij p_j = δ_ij p_i.
+    verdict = check_expression(answer, "p_i (delta_ij - p_j)", aliases=DELTA_ALIASES)
+    assert verdict.correct, verdict
+
+
+def test_a_listed_mistake_equal_in_value_is_matched_by_its_form() -> None:
+    mistakes = [("p_j (delta_ij - p_i)", "write p_i in front")]
+    expected = "p_i (delta_ij - p_j)"
+    for answer in ["p_j(δ_ij − p_i)", "p_j delta_ij - p_i p_j"]:
+        verdict = check_expression(answer, expected, aliases=DELTA_ALIASES, mistakes=mistakes)
+        assert not verdict.correct and verdict.feedback == "write p_i in front"
+    verdict = check_expression(
+        "p_i delta_ij^2 - p_i p_j", expected, aliases=DELTA_ALIASES, mistakes=mistakes
+    )
+    assert verdict.correct
+
+
+def test_without_kronecker_deltas_delta_is_an_ordinary_symbol() -> None:
+    # `delta` alone names no indices, so δ² = δ does not hold for it.
+    assert not check_expression("delta^2", "delta").correct
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,219 @@
+"""Rewrite the notation of derivations into text the safe reader understands.
+
+A derivation step says `E[q·k] = Σ_a E[q_a] E[k_a]` or `∂p_i/∂s_j = p_i(δ_ij − p_j)`; the safe
+reader (`notation`, `safe_ast`) knows `E(...)`, `Var(...)` and one-argument `sum(...)`, but no
+square brackets after E, no dot product of vectors, no summation index and no derivative. This
+module rewrites those, as plain text and without evaluating anything, into calls and marker
+symbols whose names carry the meaning:
+
+- `q·k`, `q.k`, `q k`, `qᵀk`, `dot(q, k)`, `⟨q, k⟩` become the symbol `zzdot_q_k`;
+- `Σ_a body`, `sum_a body`, `\\sum_{a=1}^{d_k} body` become `sum(zzsum_a*(body))`: the sum
+  covers the product that follows it, up to the next `+`, `-`, `=` or closing bracket;
+- `∂p_i/∂s_j`, `\\frac{\\partial p_i}{\\partial s_j}` (and `dp_i/ds_j` for a defined quantity)
+  become the symbol `zzdiff_p_i_by_s_j`.
+
+`read_marker` turns a marker name back into what it stands for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+
+from engine.checking.safe_ast import check_size
+from engine.checking.typography import to_ascii
+from engine.errors import AnswerError
+
+DOT_PREFIX = "zzdot_"
+SUM_PREFIX = "zzsum_"
+DERIVATIVE_PREFIX = "zzdiff_"
+_BY = "_by_"
+
+# A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
+_NAME = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
+_LATEX_BEFORE = [
+    (re.compile(r"\\mathbb\s*\{\s*E\s*\}|\\mathbb\s+E(?![A-Za-z])|𝔼"), "E"),
+    (re.compile(r"\\mathbb\s*\{\s*V\s*\}|\\mathbb\s+V(?![A-Za-z])|𝕍"), "Var"),
+    (re.compile(r"\\(?:operatorname|mathrm|text)\s*\{\s*(E|Var)\s*\}"), r"\1"),
+    (re.compile(r"\\Sigma(?![A-Za-z])|\\sum(?![A-Za-z])|[Σ∑]"), r" \\sum "),
+    (re.compile(r"\\langle(?![A-Za-z])"), "⟨"),
+    (re.compile(r"\\rangle(?![A-Za-z])"), "⟩"),
+    (re.compile(r"\\partial(?![A-Za-z])"), "∂"),
+    (re.compile(r"\\(?:left|right)(?![A-Za-z])"), ""),
+]
+_OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z0-9_])(E|Var)\s*\[")
+_SUM_WORD = re.compile(r"(?<![A-Za-z0-9_])sum(?![A-Za-z0-9])")
+
+
+def dot_marker(first: str, second: str) -> str:
+    return f"{DOT_PREFIX}{first}_{second}"
+
+
+def sum_marker(index: str) -> str:
+    return f"{SUM_PREFIX}{index}"
+
+
+def derivative_marker(quantity: str, variable: str) -> str:
+    return f"{DERIVATIVE_PREFIX}{quantity}{_BY}{variable}"
+
+
+def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
+    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), or None for other names."""
+    if name.startswith(DOT_PREFIX):
+        first, _, second = name[len(DOT_PREFIX) :].partition("_")
+        return ("dot", (first, second))
+    if name.startswith(SUM_PREFIX):
+        return ("sum", (name[len(SUM_PREFIX) :],))
+    if name.startswith(DERIVATIVE_PREFIX) and _BY in name:
+        quantity, _, variable = name[len(DERIVATIVE_PREFIX) :].partition(_BY)
+        return ("derivative", (quantity, variable))
+    return None
+
+
+def rewrite_derivation(
+    text: str,
+    *,
+    vectors: Sequence[str] = (),
+    indices: Collection[str] = (),
+    quantities: Collection[str] = (),
+    rename: Mapping[str, str] | None = None,
+) -> str:
+    """Rewrite one side of a step into the safe reader's language, with marker symbols.
+
+    `vectors` are the names of vectors (their products are dot products), `indices` the names a
+    sum may run over, `quantities` the names that `dq/dx` may differentiate, and `rename` maps a
+    spelling of a quantity to its canonical name. Raises AnswerError when the text cannot be read.
+    """
+    check_size(text)  # hostile length or nesting is refused before any rewriting
+    for pattern, replacement in _LATEX_BEFORE:
+        text = pattern.sub(replacement, text)
+    text = to_ascii(text)
+    text = _square_brackets_to_calls(text)
+    text = _mark_dot_products(text, vectors)
+    text = _mark_derivatives(text, quantities, rename or {})
+    return _mark_sums(text, set(indices))
+
+
+def _square_brackets_to_calls(text: str) -> str:
+    """`E[x]` and `Var[x]` become `E(x)` and `Var(x)`."""
+    while match := _OPERATOR_BRACKET.search(text):
+        close = _matching_close(text, match.end() - 1)
+        if close is None:
+            raise AnswerError(
+                f"could not read this: the `[` after {match.group(1)} is never closed"
+            )
+        text = f"{text[: match.end() - 1]}({text[match.end() : close]}){text[close + 1 :]}"
+    return text
+
+
+def _matching_close(text: str, opening: int) -> int | None:
+    depth = 0
+    for position in range(opening, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[position], 0)
+        if depth == 0:
+            return position
+    return None
+
+
+def _mark_dot_products(text: str, vectors: Sequence[str]) -> str:
+    if not vectors:
+        return text
+    names = "|".join(re.escape(v) for v in sorted(vectors, key=len, reverse=True))
+    first = rf"(?<![A-Za-z_\\])({names})"
+    second = rf"({names})(?![A-Za-z0-9_])"
+    operator = r"\s*(?:\*|\.|@|⊤|\^\s*T(?![A-Za-z0-9_])|\^\s*\(\s*T\s*\))?\s*"
+    written = re.compile(rf"{first}(?![A-Za-z0-9_]){operator}{second}")
+    run_together = re.compile(first + second)
+    called = re.compile(
+        rf"(?<![A-Za-z0-9_])dot\s*\(\s*({names})\s*,\s*({names})\s*\)"
+        rf"|⟨\s*({names})\s*,\s*({names})\s*⟩"
+    )
+
+    def marker(match: re.Match[str]) -> str:
+        first, second = (group for group in match.groups() if group is not None)
+        return dot_marker(first, second)
+
+    for pattern in (called, written, run_together):
+        text = pattern.sub(marker, text)
+    return text
+
+
+def _mark_derivatives(text: str, quantities: Collection[str], rename: Mapping[str, str]) -> str:
+    side = rf"(?:\(\s*∂\s*({_NAME})\s*\)|∂\s*({_NAME}))"
+    partial = re.compile(rf"{side}\s*/\s*{side}")
+    total = re.compile(rf"(?<![A-Za-z0-9_])d\s*({_NAME})\s*/\s*d\s*({_NAME})(?![A-Za-z0-9_])")
+
+    def marker(match: re.Match[str]) -> str:
+        quantity, variable = (group for group in match.groups() if group is not None)
+        return derivative_marker(rename.get(quantity, quantity), rename.get(variable, variable))
+
+    def total_marker(match: re.Match[str]) -> str:
+        # `dk/dk` is d_k/d_k in most questions: `d` means a derivative only of a named quantity.
+        if rename.get(match.group(1), match.group(1)) not in quantities:
+            return match.group(0)
+        return marker(match)
+
+    text = partial.sub(marker, text)
+    if "∂" in text:
+        raise AnswerError("could not read this: write a derivative as ∂p_i/∂s_j")
+    return total.sub(total_marker, text)
+
+
+def _mark_sums(text: str, indices: set[str]) -> str:
+    """Rewrite every indexed sum, innermost bodies included, as `sum(zzsum_a*(body))`."""
+    for match in _SUM_WORD.finditer(text):
+        head_end, index = _read_sum_head(text, match.end())
+        if index is None:
+            continue  # `sum(...)` without an index: the plain function, read as it is
+        if index not in indices:
+            known = ", ".join(sorted(indices)) or "none here"
+            raise AnswerError(
+                f"could not read this: a sum runs over `{index}`, which is not an index "
+                f"(indices: {known})"
+            )
+        body_end = _body_end(text, head_end)
+        body = text[head_end:body_end].strip()
+        if not body:
+            raise AnswerError("could not read this: a sum needs a term after it, as in Σ_a x_a")
+        rewritten = f"sum({sum_marker(index)}*({_mark_sums(body, indices)}))"
+        return text[: match.start()] + rewritten + _mark_sums(text[body_end:], indices)
+    return text
+
+
+def _read_sum_head(text: str, position: int) -> tuple[int, str | None]:
+    """Read `_a`, `_(a=1)` and `^(d_k)` limits after `sum`; return where the body starts."""
+    index: str | None = None
+    for _ in range(2):
+        limit = re.compile(r"\s*([_^])\s*(\([^()]*\)|[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?)")
+        found = limit.match(text, position)
+        if found is None:
+            break
+        position = found.end()
+        if found.group(1) == "_":
+            written = found.group(2).strip("()").split("=")[0].strip()
+            # An unbraced subscript `sum_aq_a` is not split; `sum_a` is the usual spelling.
+            index = written
+    return position, index
+
+
+def _body_end(text: str, start: int) -> int:
+    """Where a sum's body ends: at `+`, `-`, `=` or `,` outside brackets, or a closing bracket."""
+    depth = 0
+    previous = ""
+    for position in range(start, len(text)):
+        char = text[position]
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            if depth == 0:
+                return position
+            depth -= 1
+        elif depth == 0 and char in ",=":
+            return position
+        elif depth == 0 and char in "+-" and previous not in {"", "*", "/", "^", "("}:
+            exponent = previous in "eE" and position >= 2 and text[position - 2].isdigit()
+            if not exponent:  # a sign after an operator, or in 1e-3, belongs to the term
+                return position
+        if not char.isspace():
+            previous = char
+    return len(text)

@@ -1,0 +1,348 @@
+"""Read and grade vectors and small matrices of numbers: `[0.659, 0.242, 0.099]`, `[[3, 4]]`.
+
+Learners type the softmax of a few scores, or a small attention output, the way they would
+write it on paper or copy it from NumPy: `[0.66, 0.24, 0.10]`, `(0.66, 0.24, 0.10)`,
+`[[1, 0], [0, 1]]`, `[1 0; 0 1]`, `[[1. 0.] [0. 1.]]`. Square brackets always make a list;
+round ones do when they hold a comma. Every entry is a number or a constant expression read by
+the same safe reader as every other answer (`exp(2)/(exp(2)+e+exp(0.1))`), so nothing typed is
+ever executed. Grading compares entry by entry within a tolerance, gives partial credit for the
+entries that are right, and names the ones that are not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any, TypeAlias
+
+from engine.checking.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
+from engine.errors import AnswerError, BankError
+from engine.verdict import Verdict
+
+# A typed 8 x 8 matrix of four-digit decimals needs about 500 characters.
+MAX_LENGTH = 4000
+MAX_ENTRIES = 256
+MAX_NESTING = 3
+# How many wrong entries the feedback names before it summarises the rest.
+NAMED_ENTRIES = 4
+TRANSPOSED = "the matrix is transposed: rows and columns are swapped"
+
+# A list of floats, or of such lists (rows of a matrix), as deep as MAX_NESTING.
+Numbers: TypeAlias = list[Any]
+
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def parse_vector(text: str) -> Numbers:
+    """The numbers of a typed vector or matrix, as a (nested) list of floats.
+
+    A matrix is a list of rows of equal length. Raises AnswerError when the text is not a list
+    of numbers, saying which entry could not be read.
+    """
+    check_size(text, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
+    plain = text.translate(_PLAIN_TEXT).strip()
+    if not plain:
+        raise AnswerError("could not read this: the answer is empty")
+    reader = _Reader()
+    try:
+        numbers = reader.top(plain)
+    except AnswerError:
+        raise
+    except (Exception, RecursionError):  # a last line of defence for the learner
+        raise AnswerError("could not read this: it is not a list of numbers") from None
+    _shape_of(numbers)  # refuses ragged rows
+    return numbers
+
+
+class _Reader:
+    """Splits bracketed text into lists and reads each entry; counts entries as it goes."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+
+    def top(self, text: str) -> Numbers:
+        value = self.read(text, nesting=0)
+        if isinstance(value, float):
+            return [value]  # a lone number is a vector of one; the shape check says the rest
+        return value
+
+    def read(self, text: str, nesting: int) -> float | Numbers:
+        text = text.strip()
+        if _is_group(text):
+            inner = text[1:-1]
+            if text[0] != "(" or _top_level(inner, ",;"):
+                return self.items(inner, nesting + 1)
+        elif nesting == 0 and _top_level(text, ",;"):
+            return self.items(text, nesting + 1)  # `0.66, 0.24, 0.10` without brackets
+        return self.entry(text)
+
+    def items(self, inner: str, nesting: int) -> Numbers:
+        if nesting > MAX_NESTING:
+            raise AnswerError(
+                f"could not read this: lists nest at most {MAX_NESTING} deep (a batch of matrices)"
+            )
+        if _top_level(inner, ";"):  # MATLAB rows: [1, 0; 0, 1] or [1 0; 0 1]
+            rows = _split(inner, ";")
+            if rows and not rows[-1].strip():
+                rows.pop()
+            return [self.items(row, nesting + 1) for row in rows]
+        if _top_level(inner, ","):
+            parts = _split(inner, ",")
+            if len(parts) > 1 and not parts[-1].strip():
+                parts.pop()  # `(0.5,)` as in Python
+        else:
+            parts = _split_spaces(inner)
+        if not any(part.strip() for part in parts):
+            raise AnswerError("could not read this: a list has no numbers in it")
+        return [self.read(part, nesting) for part in parts]
+
+    def entry(self, text: str) -> float:
+        self.entries += 1
+        if self.entries > MAX_ENTRIES:
+            raise AnswerError(f"could not read this: keep it under {MAX_ENTRIES} numbers")
+        if not text:
+            raise AnswerError(f"could not read this: entry {self.entries} is missing")
+        if _PLAIN_NUMBER.fullmatch(text):
+            value = float(text)
+            if not math.isfinite(value):
+                raise AnswerError(f"could not read this: entry {self.entries} is too large")
+            return value
+        from engine.checking.expression import evaluate_number
+
+        try:
+            return evaluate_number(text)
+        except AnswerError as error:
+            reason = str(error).removeprefix("could not read this: ")
+            raise AnswerError(
+                f"could not read this: entry {self.entries} (`{_clip(text)}`): {reason}"
+            ) from None
+
+
+def _is_group(text: str) -> bool:
+    """Whether `text` is one bracketed group: `[1, 2]` but not `[1] [2]` or `(1)+(2)`."""
+    if len(text) < 2 or text[0] not in _OPEN or text[-1] != _CLOSE[_OPEN.index(text[0])]:
+        return False
+    depth = 0
+    for i, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
+
+
+def _top_level(text: str, separators: str) -> bool:
+    depth = 0
+    for char in text:
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        elif depth == 0 and char in separators:
+            return True
+    return False
+
+
+def _split(text: str, separator: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        elif depth == 0 and char == separator:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _split_spaces(text: str) -> list[str]:
+    """NumPy's way of printing, `[0.66 0.24 0.1]` or `[[1 0] [0 1]]`, split at spaces.
+
+    Only when every piece is a plain number or a bracketed group: `[1 - 2]` or `[2 sqrt(2)]`
+    stays one entry, read as an expression.
+    """
+    pieces: list[str] = []
+    depth, current = 0, ""
+    for char in text:
+        if char in _OPEN:
+            if depth == 0 and current.strip() and not current.strip()[-1].isalpha():
+                pieces.append(current)  # `[1 0][0 1]` or `[1 0] [0 1]`
+                current = ""
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        if depth == 0 and char.isspace():
+            if current.strip():
+                pieces.append(current)
+            current = ""
+            continue
+        current += char
+    if current.strip():
+        pieces.append(current)
+    simple = all(_PLAIN_NUMBER.fullmatch(p.strip()) or _is_group(p.strip()) for p in pieces)
+    return pieces if len(pieces) > 1 and simple else [text]
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())  # a newline or tab inside a quoted entry would break the line
+    return text if len(text) <= 30 else text[:29] + "…"
+
+
+def _shape_of(numbers: Any) -> tuple[int, ...]:
+    """The shape of a nested list; raises AnswerError for rows of different lengths."""
+    if isinstance(numbers, float):
+        return ()
+    shapes = [_shape_of(item) for item in numbers]
+    if any(shape != shapes[0] for shape in shapes):
+        lengths = sorted({shape[0] if shape else 1 for shape in shapes})
+        if any(len(shape) != len(shapes[0]) for shape in shapes):
+            raise AnswerError("could not read this: mix either numbers or rows in a list, not both")
+        raise AnswerError(
+            "could not read this: the rows have different lengths "
+            f"({', '.join(str(n) for n in lengths)}); a matrix needs rows of equal length"
+        )
+    return (len(numbers), *shapes[0])
+
+
+def check_vector(
+    answer: str,
+    expected: Sequence[Any],
+    *,
+    abs_tol: float | None = None,
+    rel_tol: float | None = None,
+) -> Verdict:
+    """Grade a typed vector or matrix against `expected`, a (nested) list of numbers.
+
+    Each entry is right within `abs_tol` or `rel_tol` of its expected value (either suffices;
+    with neither, to about nine significant digits). A row `[3, 4]` answers a 1 × 2 matrix
+    `[[3, 4]]`: shapes that differ only by leading dimensions of length 1 are the same. The
+    score is the fraction of entries that are right. Raises BankError when `expected` is no
+    rectangular list of numbers.
+    """
+    import numpy as np
+
+    try:
+        target = np.asarray(expected, dtype=float)
+    except (TypeError, ValueError):
+        raise BankError([f"the expected value {expected!r} is not a list of numbers"]) from None
+    if target.ndim == 0 or target.size == 0 or not np.all(np.isfinite(target)):
+        raise BankError([f"the expected value {expected!r} is not a list of finite numbers"])
+    try:
+        given = np.asarray(parse_vector(answer), dtype=float)
+    except AnswerError as error:
+        return Verdict(correct=False, valid=False, feedback=str(error))
+    shown = format_numbers(given)
+    if given.shape != target.shape:
+        if given.size == target.size and _squeezed(given) == _squeezed(target):
+            given = given.reshape(target.shape)
+        else:
+            feedback = f"expected {_describe(target.shape)}, not {_describe(given.shape)}"
+            if _is_transposed(given, target, abs_tol, rel_tol):
+                feedback = TRANSPOSED
+            return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
+    right = _within(given, target, abs_tol, rel_tol)
+    if right.all():
+        precise = np.allclose(given, target, rtol=1e-9, atol=1e-12)
+        feedback = "correct" if precise else "correct to the stated precision"
+        return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+    score = float(right.mean())
+    return Verdict(
+        correct=False,
+        interpreted_as=shown,
+        feedback=_feedback(given, target, right, abs_tol, rel_tol),
+        score=score,
+    )
+
+
+def _within(given: Any, target: Any, abs_tol: float | None, rel_tol: float | None) -> Any:
+    import numpy as np
+
+    if abs_tol is None and rel_tol is None:
+        allowed = 1e-9 * np.maximum(1.0, np.abs(target))
+    else:
+        allowed = np.maximum(abs_tol or 0.0, (rel_tol or 0.0) * np.abs(target))
+    return np.abs(given - target) <= allowed
+
+
+def _is_transposed(given: Any, target: Any, abs_tol: float | None, rel_tol: float | None) -> bool:
+    return (
+        given.ndim == 2
+        and given.T.shape == target.shape
+        and bool(_within(given.T, target, abs_tol, rel_tol).all())
+    )
+
+
+def _squeezed(array: Any) -> tuple[int, ...]:
+    """The shape without leading dimensions of length 1: a row [[3, 4]] is the vector [3, 4].
+
+    A column [[3], [4]] stays a column; it answers a row only as its transpose.
+    """
+    shape = tuple(array.shape)
+    while len(shape) > 1 and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+def _describe(shape: tuple[int, ...]) -> str:
+    if len(shape) == 1:
+        return f"{shape[0]} number{'s' if shape[0] != 1 else ''}"
+    return "a " + " × ".join(str(n) for n in shape) + " matrix"
+
+
+def _feedback(
+    given: Any, target: Any, right: Any, abs_tol: float | None, rel_tol: float | None
+) -> str:
+    import numpy as np
+
+    wrong = [tuple(int(i) for i in index) for index in np.argwhere(~right)]
+    total = int(right.size)
+    parts = [f"{total - len(wrong)} of {total} entries are right"]
+    named = []
+    for index in wrong[:NAMED_ENTRIES]:
+        value, aim = float(given[index]), float(target[index])
+        where = str(index[0] + 1) if len(index) == 1 else str(tuple(i + 1 for i in index))
+        named.append(f"entry {where} ({value:.4g}) is too {'high' if value > aim else 'low'}")
+    if len(wrong) > NAMED_ENTRIES:
+        named.append(f"{len(wrong) - NAMED_ENTRIES} more are off")
+    parts.append(", ".join(named))
+    if _is_transposed(given, target, abs_tol, rel_tol):
+        return TRANSPOSED
+    ratio = _common_ratio(given, target)
+    if ratio is not None:
+        parts.append(f"every entry is {ratio:.4g} times the right one; check the normalisation")
+    elif target.ndim >= 1 and np.allclose(target.sum(axis=-1), 1.0, atol=1e-6):
+        sums = given.sum(axis=-1)
+        if not np.allclose(sums, 1.0, atol=max(abs_tol or 0.0, 1e-6) * target.shape[-1]):
+            parts.append(
+                f"your entries sum to {float(np.ravel(sums)[0]):.4g}, but weights sum to 1"
+                if sums.size == 1
+                else "some rows do not sum to 1, as weights must"
+            )
+    return "; ".join(parts)
+
+
+def _common_ratio(given: Any, target: Any) -> float | None:
+    """The factor c with given = c · target for every entry, if there is one (and c ≠ 1)."""
+    import numpy as np
+
+    if np.any(target == 0) or target.size < 2:
+        return None
+    ratios = given / target
+    ratio = float(np.median(ratios))
+    if abs(ratio - 1.0) < 1e-3 or not np.allclose(ratios, ratio, rtol=1e-3):
+        return None
+    return ratio
+
+
+def format_numbers(array: Any) -> str:
+    """A compact form of a vector or matrix: [0.659, 0.242, 0.0986] or [[1, 0], [0, 1]]."""
+    if getattr(array, "ndim", 0) == 0:
+        return f"{float(array):.6g}"
+    return "[" + ", ".join(format_numbers(row) for row in array) + "]"

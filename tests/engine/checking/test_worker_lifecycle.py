@@ -1,0 +1,228 @@
+"""The checking worker's life: time-outs, crashes and memory limits end in a clear invalid
+verdict and a fresh worker; no worker outlives the process that started it.
+
+Nothing here depends on how fast the machine is: a stalled check never ends by itself, and the
+tests wait for processes to exit (waitpid, waitid) instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.bank.catalog import open_set
+from engine.cards.typed import TypedItem
+from engine.checking import bounded
+from engine.checking.bounded import checker_pid, close_checker, stall_for_tests, start_checker
+from engine.checking.worker import TEST_OPS_ENV
+
+REPO = Path(__file__).resolve().parents[3]
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="uses Linux process tools")
+
+
+@pytest.fixture
+def checker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A fresh worker that accepts the test-only requests, with a short check time-out."""
+    close_checker()
+    monkeypatch.setenv(TEST_OPS_ENV, "1")
+    monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
+    monkeypatch.setenv(bounded.START_TIMEOUT_ENV, "120")  # a slow start must not fail a test
+    yield
+    close_checker()
+
+
+@pytest.fixture
+def var_dot(store_home: Path) -> TypedItem:
+    item = open_set("15", store_home).item("var-dot")
+    assert isinstance(item, TypedItem)
+    return item
+
+
+def is_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def wait_for_exit_without_reaping(pid: int) -> None:
+    """Block until our child `pid` has exited, leaving it for its Popen to reap."""
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+
+
+@pytest.mark.parametrize("mode", ["sleep", "spin"])
+def test_a_check_that_never_ends_is_stopped_and_the_next_check_gets_a_fresh_worker(
+    mode: str, checker: None, var_dot: TypedItem
+) -> None:
+    assert var_dot.grade("d").correct
+    stalled = checker_pid()
+    assert stalled is not None
+    verdict = stall_for_tests(mode)
+    assert not verdict.correct and not verdict.valid
+    assert verdict.feedback.startswith("could not check this in time")
+    assert is_gone(stalled)
+    fresh = checker_pid()
+    assert fresh is not None and fresh != stalled  # already started for the next check
+    assert var_dot.grade("d").correct
+    assert checker_pid() == fresh
+
+
+def test_a_worker_that_dies_during_a_check_gives_an_invalid_verdict_then_restarts(
+    checker: None, var_dot: TypedItem
+) -> None:
+    start_checker()
+    crashed = checker_pid()
+    verdict = stall_for_tests("crash")
+    assert not verdict.correct and not verdict.valid
+    assert "the checker stopped (exit code 70)" in verdict.feedback
+    assert checker_pid() not in (None, crashed)
+    assert var_dot.grade("d").correct
+
+
+def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
+    checker: None, var_dot: TypedItem
+) -> None:
+    start_checker()
+    pid = checker_pid()
+    verdict = stall_for_tests("hog")
+    assert not verdict.valid and "memory" in verdict.feedback
+    assert var_dot.grade("d").correct
+    assert checker_pid() == pid
+
+
+def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
+    checker: None, var_dot: TypedItem
+) -> None:
+    start_checker()
+    killed = checker_pid()
+    assert killed is not None
+    os.kill(killed, signal.SIGKILL)
+    wait_for_exit_without_reaping(killed)
+    assert var_dot.grade("d").correct
+    assert checker_pid() not in (None, killed)
+    assert is_gone(killed)
+
+
+def test_the_test_requests_are_refused_by_an_ordinary_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    close_checker()
+    monkeypatch.delenv(TEST_OPS_ENV, raising=False)
+    try:
+        verdict = stall_for_tests("sleep")
+        assert not verdict.valid and "unknown request 'stall'" in verdict.feedback
+    finally:
+        close_checker()
+
+
+@pytest.mark.parametrize("answer", ["stall", '{"op": "stall"}', '"}\n{"op": "stall", "id": 2}'])
+def test_no_answer_text_can_reach_the_test_requests(
+    answer: str, checker: None, var_dot: TypedItem
+) -> None:
+    start_checker()
+    pid = checker_pid()
+    verdict = var_dot.grade(answer)
+    assert not verdict.correct
+    assert "in time" not in verdict.feedback
+    assert checker_pid() == pid
+
+
+def test_closing_the_checker_leaves_no_process(checker: None, var_dot: TypedItem) -> None:
+    assert var_dot.grade("d").correct
+    pid = checker_pid()
+    assert pid is not None
+    close_checker()
+    assert checker_pid() is None and is_gone(pid)
+
+
+def test_the_time_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(bounded.TIMEOUT_ENV, "0.25")
+    assert bounded.check_timeout() == 0.25
+    for bad in ("", "soon", "-1", "0", "1e9"):
+        monkeypatch.setenv(bounded.TIMEOUT_ENV, bad)
+        assert bounded.check_timeout() == bounded.DEFAULT_TIMEOUT_S
+
+
+STARTS_A_WORKER = """
+from engine.checking.bounded import checker_pid, start_checker, _exchange
+start_checker()
+assert _exchange({"op": "nothing"}, 60) is not None  # waits until the worker is ready
+print(checker_pid(), flush=True)
+"""
+
+
+def test_no_worker_outlives_a_process_that_exits(store_home: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", STARTS_A_WORKER], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert is_gone(int(result.stdout))  # atexit killed and reaped it
+
+
+@linux_only
+def test_a_worker_dies_with_a_killed_parent() -> None:
+    # A subreaper adopts the orphaned worker, so that it can wait for it to die.
+    script = textwrap.dedent(f"""
+        import ctypes, os, signal, subprocess, sys
+        ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+        parent = subprocess.Popen([sys.executable, "-c", {STARTS_A_WORKER!r}],
+                                  stdout=subprocess.PIPE, text=True)
+        worker = int(parent.stdout.readline())
+        parent.kill()
+        parent.wait()
+        _, status = os.waitpid(worker, 0)
+        print(os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1)
+    """)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) == signal.SIGKILL
+
+
+def child_pids(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(entry.name))
+    return children
+
+
+@linux_only
+def test_ctrl_c_in_a_session_takes_the_worker_with_it(store_home: Path) -> None:
+    env = {**os.environ, "ATTNQUIZ_HOME": str(store_home), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine.cli", "quiz", "demo"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("[1] "):
+                break
+        workers = child_pids(proc.pid)
+        assert len(workers) == 1
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 130
+        assert is_gone(workers[0])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()

@@ -1,0 +1,58 @@
+"""The worker's JSON-lines protocol, spoken directly: every line it prints is a reply."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.bank.catalog import open_set
+from engine.checking.worker import PROTOCOL, answer_request
+
+
+def talk(lines: list[str]) -> list[dict]:
+    """Run a worker on `lines` (then end of input) and return everything it printed."""
+    result = subprocess.run(
+        [sys.executable, "-m", "engine.checking.worker"],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def request(home: Path, request_id: int, answer: str) -> str:
+    item = open_set("15", home).item("var-dot")
+    assert item is not None
+    data = item.model_dump(mode="json")
+    return json.dumps(
+        {"id": request_id, "op": "grade", "kind": item.kind, "item": data, "answer": answer}
+    )
+
+
+def test_the_worker_says_it_is_ready_then_answers_each_request_in_order(
+    store_home: Path,
+) -> None:
+    ready, first, second = talk([request(store_home, 1, "d"), request(store_home, 2, "d^2")])
+    assert ready["ready"] is True and ready["protocol"] == PROTOCOL
+    assert first["id"] == 1 and first["verdict"]["correct"] is True
+    assert second["id"] == 2 and second["verdict"]["correct"] is False
+
+
+def test_a_line_that_is_no_request_gets_a_protocol_error_and_the_worker_goes_on(
+    store_home: Path,
+) -> None:
+    replies = talk(["not json", "[1, 2]", '{"id": 3, "op": "exec"}', request(store_home, 4, "d")])
+    assert [r.get("error") for r in replies[1:]] == ["protocol", "protocol", "protocol", None]
+    assert replies[4]["verdict"]["correct"] is True
+
+
+def test_an_unknown_kind_or_a_self_rated_item_is_refused() -> None:
+    unknown = answer_request(b'{"id": 1, "op": "grade", "kind": "nope", "item": {}}')
+    assert unknown == {"id": 1, "error": "protocol", "message": "no typed item of kind 'nope'"}
+    recall = {"id": "r", "kind": "recall", "prompt": "p", "back": "b"}
+    line = json.dumps({"id": 2, "op": "grade", "kind": "recall", "item": recall, "answer": "x"})
+    assert answer_request(line.encode())["error"] == "protocol"
