@@ -205,6 +205,8 @@ class ExpressionItem(TypedItem):
     positive: tuple[SymbolName, ...] = ()
     integer: tuple[SymbolName, ...] = ()
     noncommutative: tuple[SymbolName, ...] = ()
+    # Open intervals the random test points are drawn from, e.g. {p_i: [0, 1]} for probabilities.
+    ranges: dict[SymbolName, tuple[float, float]] = Field(default_factory=dict)
 
     def answer_text(self) -> str:
         return self.answer
@@ -219,6 +221,7 @@ class ExpressionItem(TypedItem):
             positive=self.positive,
             integer=self.integer,
             noncommutative=self.noncommutative,
+            ranges=self.ranges,
             mistakes=[(m.answer, m.message) for m in self.mistakes],
         )
 
