@@ -181,10 +181,20 @@ def _with_default_command(args: list[str]) -> list[str]:
     return args
 
 
+# Commands that grade typed answers: their checking worker starts before Typer is even parsed,
+# so that its SymPy import overlaps the rest of start-up.
+GRADING_COMMANDS = {"quiz", "check"}
+
+
 def main(argv: list[str] | None = None) -> int:
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    command = next((a for a in args if not a.startswith("-")), None)
+    if command in GRADING_COMMANDS and not {"-h", "--help"} & set(args):
+        from engine.checking.bounded import start_checker
+
+        start_checker()
     return run_guarded(lambda: app(args, prog_name="attnquiz", standalone_mode=False))
 
 
