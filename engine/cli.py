@@ -142,6 +142,32 @@ def lint(
 
 
 @app.command()
+def drill(
+    set_name: SetArg,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="One drill by id, e.g. backward-pass (default: the due ones).", show_default=False
+        ),
+    ] = None,
+    timed: Annotated[bool, typer.Option("--timed", help="Run the timed drills instead.")] = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Derivation drills, every line checked: the due ones, or the one named.
+
+    Type one line per step; a line that follows and gets further skips steps. A miss shows a
+    hint, a second miss the expected step. Inside a drill type :hint, :skip or :quit.
+    Finishing a drill is one review of its card. When standard input is not a terminal, each
+    step reads one line (scripted mode).
+
+    Example: attnquiz drill 15 softmax-jacobian
+    """
+    from engine.commands.drill import run_drill
+
+    raise typer.Exit(run_drill(set_name, name, timed, data_dir))
+
+
+@app.command()
 def submit(
     file: Annotated[Path, typer.Argument(help="Your Python file.", show_default=False)],
     func: Annotated[
@@ -167,7 +193,7 @@ def submit(
     raise typer.Exit(run_submit(file, func, no_time, as_json, memory_mb, seconds))
 
 
-COMMANDS = {"quiz", "check", "list", "stats", "lint", "submit"}
+COMMANDS = {"quiz", "check", "list", "stats", "lint", "submit", "drill"}
 
 
 def _with_default_command(args: list[str]) -> list[str]:

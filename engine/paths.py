@@ -22,11 +22,16 @@ def store_dir(option: Path | None = None) -> Path:
     return Path(user_data_dir("attnquiz", appauthor=False))
 
 
-def builtin_dir(kind: str) -> Path:
-    """The shipped `quizzes` (or later `drills`) folder.
+# Where each top-level data folder sits inside an installed wheel (see pyproject.toml); the
+# drills cannot be `engine/drills`, which is the Python package that runs them.
+SHIPPED_AS = {"quizzes": Path("quizzes"), "drills": Path("drills") / "builtin"}
 
-    An installed wheel carries it inside the package (`engine/quizzes`, see pyproject.toml); a
-    source checkout or an editable install has it at the top of the repository.
+
+def builtin_dir(kind: str) -> Path:
+    """The shipped `quizzes` or `drills` folder.
+
+    An installed wheel carries it inside the package; a source checkout or an editable install
+    has it at the top of the repository.
     """
-    inside = PACKAGE_DIR / kind
+    inside = PACKAGE_DIR / SHIPPED_AS[kind]
     return inside if inside.is_dir() else REPO_ROOT / kind

@@ -147,7 +147,9 @@ class ReviewSession:
         assert item is not None
         card = self.store.card(self.qset.name, item_id)
         self._asked += 1
-        return Question(item=item, number=self._asked, phase=card.phase, seed=card.reps)
+        return Question(
+            item=item.at_seed(card.reps), number=self._asked, phase=card.phase, seed=card.reps
+        )
 
     # -- answering ---------------------------------------------------------------------------
     def commit(

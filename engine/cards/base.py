@@ -43,6 +43,12 @@ class Item(BaseModel):
         """The correct answer, as it is shown to the learner after answering."""
         raise NotImplementedError
 
+    def at_seed(self, seed: int) -> Item:
+        """This card as shown at review number `seed`: kinds that draw fresh inputs per review
+        (so the learner practises the computation, not a remembered number) return a copy with
+        those inputs; the same seed always gives the same card, so a review can be replayed."""
+        return self
+
     def choices(self, seed: int) -> list[str] | None:
         """Options in display order for multiple-choice kinds; None for other kinds."""
         return None

@@ -1,6 +1,13 @@
 """Imports every card kind so that it registers itself; the one place to add a new kind."""
 
-from engine.cards import choice, recall, typed, vector  # noqa: F401  (imported for registration)
+from engine.cards import (  # noqa: F401  (imported for registration)
+    choice,
+    cloze,
+    computed,
+    recall,
+    typed,
+    vector,
+)
 from engine.cards.base import Item, registered_kinds
 
 KINDS: dict[str, type[Item]] = registered_kinds()

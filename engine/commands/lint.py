@@ -35,11 +35,44 @@ def set_name_of(path: Path) -> str | None:
     return None
 
 
+def drill_set_of(path: Path) -> tuple[bool, str | None]:
+    """Whether a file is a drill file (it lies under a `drills/` folder), and its set."""
+    if path.parent.name == "drills":
+        return True, path.stem
+    if path.parent.parent.name == "drills":
+        return True, path.parent.name
+    return False, None
+
+
+def lint_drills(path: Path, set_name: str | None, seen: dict[str, str]) -> tuple[list[str], int]:
+    """Problems of one derivation drill file (ids unique across the set's files), drill count."""
+    from engine.drills.loader import load_drill_file
+
+    loaded = load_drill_file(path, str(path), deep=True, set_name=set_name)
+    problems = list(loaded.problems)
+    for drill in loaded.drills:
+        if drill.id in seen:
+            problems.append(
+                f"{path}:{drill.line}: duplicate id {drill.id!r} (also in {seen[drill.id]})"
+            )
+        seen.setdefault(drill.id, f"{path}:{drill.line}")
+    return problems, len(loaded.drills)
+
+
 def run_lint(paths: list[Path]) -> int:
     files, problems = bank_files(paths)
     ids_by_set: dict[str, dict[str, str]] = {}
+    drill_ids: dict[str | None, dict[str, str]] = {}
     total_items = 0
     for path in files:
+        is_drill, drill_set = drill_set_of(path.resolve())
+        if is_drill:
+            if path.stem.endswith("-timed"):
+                continue  # a timed drill (engine.drills.timed), checked when it is loaded
+            found, count = lint_drills(path, drill_set, drill_ids.setdefault(drill_set, {}))
+            problems.extend(found)
+            total_items += count
+            continue
         name = set_name_of(path)
         loaded = load_bank_file(path, str(path), deep=True, set_name=name)
         problems.extend(loaded.problems)

@@ -101,3 +101,36 @@ def apply_migrations(db: sqlite3.Connection, now_ms: int) -> list[str]:
             db.execute("INSERT INTO migrations VALUES (?, ?)", (name, now_ms))
         applied.append(name)
     return applied
+
+
+@migration("0002_timed_drills")
+def _timed_drills(db: sqlite3.Connection) -> None:
+    # One row per attempt at a timed drill, written when it starts and updated after every part,
+    # so an interrupted attempt is kept. Durations in milliseconds.
+    _run_script(
+        db,
+        """
+        CREATE TABLE timed_runs (
+            id INTEGER PRIMARY KEY,
+            set_name TEXT NOT NULL,
+            drill TEXT NOT NULL,
+            started INTEGER NOT NULL,
+            limit_ms INTEGER NOT NULL,
+            total_ms INTEGER,
+            all_right INTEGER NOT NULL DEFAULT 0,
+            within_limit INTEGER NOT NULL DEFAULT 0,
+            interrupted INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX timed_runs_by_drill ON timed_runs (set_name, drill, started);
+        CREATE TABLE timed_parts (
+            run_id INTEGER NOT NULL REFERENCES timed_runs (id),
+            part TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            duration_ms INTEGER,
+            PRIMARY KEY (run_id, part)
+        );
+        CREATE INDEX timed_parts_by_part ON timed_parts (part, status, duration_ms);
+        """,
+    )

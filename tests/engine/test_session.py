@@ -161,3 +161,22 @@ def test_finish_reports_the_next_due_time(store, qset) -> None:
     summary = s.finish()
     assert summary.reviewed == 1 and summary.correct == 1 and summary.new == 1
     assert summary.next_due is not None and summary.next_due > clock.now + timedelta(days=1)
+
+
+def test_a_computed_card_draws_fresh_inputs_on_its_next_review(store_home: Path) -> None:
+    from engine.cards.computed import ComputedItem
+
+    qset = open_set("15", store_home)
+    store = open_store(store_home)
+    varying = [i for i in qset.items if isinstance(i, ComputedItem) and i.vary]
+    assert varying
+    item = varying[0]
+    only = QuestionSet(name="15", title="t", items=(item,), sources=())
+    s = session(store, only, FakeClock(), new_per_day=1)
+    first = s.next_question()
+    assert first is not None and first.item.prompt == item.prompt  # the bank's own inputs
+    s.commit(first, Grade.AGAIN, "0", None, 1)
+    again = s.next_question()
+    assert again is not None and again.item.id == item.id
+    assert again.item.prompt != first.item.prompt  # review 2 practises new numbers
+    assert again.item.prompt == item.at_seed(1).prompt  # ...reproducibly

@@ -1,0 +1,178 @@
+"""Cloze cards: a formula or a few lines of code with one piece blanked out, Anki style.
+
+The item's `text` marks pieces as `{{c1::np.sqrt(d_k)}}` (or `{{c1::np.sqrt(d_k)::the scale}}`
+with a hint shown in the blank). One item asks one cloze number, `ask` (by default the only
+number in the text): those pieces are shown as a blank, every other piece is shown filled in.
+A text with several blanks therefore becomes several items, one per piece, as in Anki, so that
+each piece has its own review history instead of sharing one.
+
+The blank is graded by `check`: `text` compares after normalisation (spaces, quote style and the
+minus sign do not matter; `accept` lists other spellings), `expression` uses the expression
+checker, so any equivalent formula counts. The answer shown afterwards is the filled line.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from engine.cards.base import Text, register_kind
+from engine.cards.typed import SymbolName, TypedItem
+from engine.errors import AnswerError, BankError
+from engine.verdict import Verdict
+
+_CLOZE = re.compile(r"\{\{c(\d+)::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
+BLANK = "[ ___ ]"
+DEFAULT_INSTRUCTION = "Fill in the blank."
+
+
+@dataclass(frozen=True)
+class Blank:
+    number: int
+    answer: str
+    hint: str | None
+    start: int
+    end: int
+
+
+def find_blanks(text: str) -> list[Blank]:
+    return [
+        Blank(int(m.group(1)), m.group(2), m.group(3), m.start(), m.end())
+        for m in _CLOZE.finditer(text)
+    ]
+
+
+def normalise_code(text: str) -> str:
+    """The form two spellings of a piece of code are compared in."""
+    text = text.replace("−", "-").replace('"', "'").replace("×", "*")
+    return re.sub(r"\s+", "", text).rstrip(";")
+
+
+@register_kind
+class ClozeItem(TypedItem):
+    kind_name: ClassVar[str] = "cloze"
+
+    kind: Literal["cloze"]
+    text: Text
+    ask: Annotated[int, Field(ge=1)] | None = None
+    check: Literal["text", "expression"] = "text"
+    accept: tuple[Annotated[str, StringConstraints(min_length=1, max_length=200)], ...] = ()
+    # For `check: expression`, the domain of the symbols, as for expression items.
+    positive: tuple[SymbolName, ...] = ()
+    integer: tuple[SymbolName, ...] = ()
+    noncommutative: tuple[SymbolName, ...] = ()
+    # The prompt as the author wrote it; `prompt` is it followed by the text with the blank.
+    instruction: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keep_instruction(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("instruction") is None:
+            data = {**data, "instruction": data.get("prompt") or DEFAULT_INSTRUCTION}
+            data.setdefault("prompt", data["instruction"])
+        return data
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> ClozeItem:
+        blanks = find_blanks(self.text)
+        if not blanks:
+            raise ValueError("a cloze text needs at least one blank such as {{c1::answer}}")
+        rest = _CLOZE.sub("", self.text)
+        if "{{" in rest or "}}" in rest:
+            raise ValueError("the text has a '{{' or '}}' that is not part of a {{cN::...}} blank")
+        if any(not b.answer.strip() for b in blanks):
+            raise ValueError("a blank has no answer: write {{c1::answer}}")
+        numbers = sorted({b.number for b in blanks})
+        if self.ask is None and len(numbers) > 1:
+            raise ValueError(f"the text has blanks {numbers}: say which one to ask with `ask`")
+        asked = self.ask if self.ask is not None else numbers[0]
+        if asked not in numbers:
+            raise ValueError(f"ask: {asked} is not a blank of the text (it has {numbers})")
+        if len({b.answer for b in blanks if b.number == asked}) > 1:
+            raise ValueError(f"the blanks c{asked} have different answers; one card asks one piece")
+        object.__setattr__(self, "ask", asked)
+        shown = textwrap.indent(self._render(blank=True), "    ")
+        object.__setattr__(self, "prompt", f"{(self.instruction or '').rstrip()}\n\n{shown}")
+        return self
+
+    # -- the text, blanked or filled ---------------------------------------------------------
+    def asked(self) -> Blank:
+        return next(b for b in find_blanks(self.text) if b.number == self.ask)
+
+    def _render(self, *, blank: bool) -> str:
+        def piece(m: re.Match[str]) -> str:
+            if int(m.group(1)) == self.ask and blank:
+                return f"[ ___ ({m.group(3)}) ]" if m.group(3) else BLANK
+            return m.group(2)
+
+        return _CLOZE.sub(piece, self.text).strip("\n")
+
+    def answer_text(self) -> str:
+        """The line (or lines) with the blank, filled in."""
+        marked = _CLOZE.sub(
+            lambda m: "\0" + m.group(2) if int(m.group(1)) == self.ask else m.group(2), self.text
+        )
+        lines = [line for line in marked.strip("\n").splitlines() if "\0" in line]
+        return textwrap.dedent("\n".join(lines)).replace("\0", "").strip()
+
+    # -- grading ---------------------------------------------------------------------------------
+    def grade_in_process(self, answer: str) -> Verdict:
+        if self.check == "expression":
+            return self._grade_expression(answer)
+        given = normalise_code(answer)
+        if not given:
+            return Verdict(correct=False, valid=False, feedback="type the missing piece")
+        right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
+        if given in right:
+            return Verdict(correct=True, interpreted_as=answer.strip(), feedback="correct", score=1)
+        for mistake in self.mistakes:
+            if normalise_code(mistake.answer) == given:
+                return Verdict(
+                    correct=False, interpreted_as=answer.strip(), feedback=mistake.message
+                )
+        return Verdict(
+            correct=False,
+            interpreted_as=answer.strip(),
+            feedback=f"the missing piece is {self.asked().answer}",
+        )
+
+    def _grade_expression(self, answer: str) -> Verdict:
+        from engine.checking import check_expression
+
+        verdict: Verdict | None = None
+        for expected in (self.asked().answer, *self.accept):
+            verdict = check_expression(
+                answer,
+                expected,
+                aliases=self.symbols,
+                positive=self.positive,
+                integer=self.integer,
+                noncommutative=self.noncommutative,
+                mistakes=[(m.answer, m.message) for m in self.mistakes],
+            )
+            if verdict.correct or not verdict.valid:
+                return verdict
+        assert verdict is not None
+        if not verdict.feedback:
+            verdict = replace(verdict, feedback=f"the missing piece is {self.asked().answer}")
+        return verdict
+
+    def check_bank_in_process(self) -> list[str]:
+        problems = []
+        for text in (self.asked().answer, *self.accept):
+            try:
+                if not self.grade_in_process(text).correct:
+                    problems.append(f"the blank's answer {text!r} does not check as correct")
+            except (AnswerError, BankError, ValueError) as exc:
+                problems.append(f"the blank's answer {text!r} cannot be read: {exc}")
+        for m in self.mistakes:
+            try:
+                if self.grade_in_process(m.answer).correct:
+                    problems.append(f"the mistake {m.answer!r} is accepted as correct")
+            except (AnswerError, BankError, ValueError) as exc:
+                problems.append(f"the mistake {m.answer!r} cannot be read: {exc}")
+        return problems

@@ -1,0 +1,133 @@
+"""`attnquiz drill SET [NAME] [--timed]`: derivation drills, each finished one a review.
+
+Each drill is the card `drill-<id>` of its set, scheduled by FSRS like any other card: without
+NAME the due drills run (then the new ones); finishing a drill records one review whose rating
+comes from how the steps went (see `engine.drills.runner`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.clock import make_clock
+from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
+from engine.drills.loader import DrillSet, open_drill_set
+from engine.drills.model import CARD_PREFIX, Drill
+from engine.errors import UsageError
+from engine.paths import store_dir
+
+if TYPE_CHECKING:
+    from engine.drills.runner import StepResult
+    from engine.drills.terminal import DrillTerminal
+    from engine.schedule import CardState, Grade, Scheduling
+
+
+def run_drill(set_name: str, name: str | None, timed: bool, data_dir: Path | None) -> int:
+    if timed:
+        return _run_timed(set_name, name, data_dir)
+    folder = store_dir(data_dir)
+    drills = open_drill_set(set_name, folder)
+    chosen = [_named(drills, name)] if name is not None else None
+
+    from engine.drills.due import due_drills
+    from engine.drills.runner import DrillRun
+    from engine.drills.terminal import EndOfSession
+    from engine.schedule import Scheduling
+    from engine.store import ReviewRecord, open_store
+    from engine.ui.describe import interval
+
+    clock = make_clock()
+    store = open_store(folder)
+    terminal = _terminal()
+    code = EXIT_OK
+    session_id = None
+    try:
+        now = clock()
+        if chosen is None:
+            cards = store.cards(drills.name, [d.card_id for d in drills.drills])
+            chosen = due_drills(drills.drills, cards, now)
+        if not chosen:
+            terminal.say(f"no drills of set {drills.name} are due; come back later")
+            return EXIT_OK
+        scheduling = Scheduling()
+        session_id = store.start_session(drills.name, "drill", now)
+        for number, drill in enumerate(chosen, start=1):
+            run = DrillRun(drill)
+            started = clock()
+            try:
+                terminal.run(run, number, len(chosen))
+            except EndOfSession:
+                terminal.say("session ended: every finished drill is saved")
+                break
+            finished = clock()
+            grade = run.grade()
+            record = ReviewRecord(
+                set_name=drills.name,
+                item_id=drill.card_id,
+                grade=int(grade),
+                answer=None,
+                correct=grade.value > 1,
+                duration_ms=int((finished - started).total_seconds() * 1000),
+                reviewed_at=finished,
+                session_id=session_id,
+            )
+            recorded = store.record(record, partial(_reschedule, scheduling, grade, finished))
+            assert recorded.after.due is not None
+            terminal.say(
+                f"rated {grade.name.lower()} ({_steps_summary(run.results.values())}); "
+                f"next review in {interval(recorded.after.due - clock())}"
+            )
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+    finally:
+        if session_id is not None:
+            store.end_session(session_id, clock())
+        store.close()
+    if code == EXIT_INTERRUPTED:
+        print("interrupted: every finished drill is saved", file=sys.stderr)
+    return code
+
+
+def _reschedule(scheduling: Scheduling, grade: Grade, now: datetime, card: CardState) -> CardState:
+    return scheduling.review(card, grade, now)
+
+
+def _named(drills: DrillSet, name: str) -> Drill:
+    drill = drills.drill(name.removeprefix(CARD_PREFIX))
+    if drill is None:
+        known = ", ".join(d.id for d in drills.drills)
+        raise UsageError(f"set {drills.name} has no drill {name!r} (drills: {known})")
+    return drill
+
+
+def _terminal() -> DrillTerminal:
+    from engine.drills.terminal import DrillTerminal
+
+    if not sys.stdin.isatty():
+        return DrillTerminal()
+    from engine.ui.console import make_console
+
+    return DrillTerminal(make_console())
+
+
+def _steps_summary(results: Iterable[StepResult]) -> str:
+    counts = Counter(result.value for result in results)
+    return ", ".join(f"{n} {what}" for what, n in counts.items())
+
+
+def _run_timed(set_name: str, name: str | None, data_dir: Path | None) -> int:
+    if name is not None:
+        raise UsageError("--timed runs the set's timed drills; leave out the drill name")
+    try:
+        from engine.drills.timed import run_timed
+    except ModuleNotFoundError as exc:
+        if exc.name != "engine.drills.timed":
+            raise
+        raise UsageError("timed drills are not available in this installation") from None
+    return run_timed(set_name, data_dir)

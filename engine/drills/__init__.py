@@ -1,0 +1,6 @@
+"""Derivation drills: a file format, loading with line numbers, and a step-by-step runner.
+
+A drill walks the learner through one derivation (the variance of q·k, the softmax Jacobian, ...)
+one line at a time; every line is judged by `engine.checking.derivation.check_step`. Finishing a
+drill is one review of the card `drill-<id>` in the set's schedule.
+"""

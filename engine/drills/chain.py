@@ -1,0 +1,130 @@
+"""Judging lines of a drill with the derivation checker, and re-checking a drill's own chain.
+
+Both the runner (a learner's line) and lint (the author's expected lines) go through here, so a
+drill that lints clean is judged by the same rules the learner meets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.checking.derivation import StepVerdict, check_step, split_sides
+from engine.drills.model import Drill, DrillStep
+from engine.errors import AnswerError, BankError
+
+
+def last_side(text: str) -> str:
+    """The expression a line ends with: what the next line continues from."""
+    try:
+        return split_sides(text)[-1].strip() or text.strip()
+    except AnswerError:
+        return text.strip()
+
+
+def previous_for(step: DrillStep, previous: str | None) -> str | None:
+    """The line a step is checked against: none for a step judged by its value alone."""
+    return previous if step.check == "follows" else None
+
+
+def without_unknown(drill: Drill, step: DrillStep, line: str) -> str:
+    """`d_k = 4 · 10 = 40` -> `4 · 10 = 40` when the step solves for d_k."""
+    if step.solve_for is None:
+        return line
+    names = [step.solve_for, *drill.assumptions.aliases.get(step.solve_for, [])]
+    pattern = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.sub(rf"^\s*(?:{pattern})\s*=(?!=)", "", line, count=1)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The verdict on one line, and the step it reached (`None` when it reached none)."""
+
+    verdict: StepVerdict
+    reached: int | None
+
+
+def judge_line(drill: Drill, index: int, previous: str | None, line: str) -> Judgement:
+    """Judge `line` as step `index`; a line that reaches a later step skips the ones between.
+
+    Every step of a `follows` chain has the same value, so a later step counts as reached only
+    when the line also ends in that step's form (as the checker reads both). Skipping only runs
+    along `follows` steps: a step judged by its value alone, or rated by the learner, has to be
+    done in its own line.
+    """
+    step = drill.steps[index]
+    assumptions = drill.assumptions.for_checker()
+    before = previous_for(step, previous)
+    text = without_unknown(drill, step, line)
+    mistakes = [(m.value, m.message) for m in step.mistakes]
+    verdict = check_step(
+        before, text, expected=step.expect, assumptions=assumptions, mistakes=mistakes
+    )
+    if not verdict.correct:
+        return Judgement(verdict, None)
+    end = index
+    while end + 1 < len(drill.steps) and drill.steps[end + 1].check == "follows":
+        end += 1
+    for later in range(end, index, -1):
+        expected = drill.steps[later].expect
+        ahead = check_step(before, text, expected=expected, assumptions=assumptions)
+        if ahead.correct and _shown_last(ahead.interpreted_as) == _shown_last(
+            check_step(None, last_side(expected), assumptions=assumptions).interpreted_as
+        ):
+            return Judgement(ahead, later)
+    return Judgement(verdict, index)
+
+
+def _shown_last(interpreted: str) -> str:
+    return interpreted.rsplit(" = ", 1)[-1].removeprefix("= ").strip()
+
+
+Where = tuple[str | int, ...]
+
+
+def chain_problems(drill: Drill) -> list[tuple[Where, str]]:
+    """Re-check the drill's own expected lines, each from the one before (for lint)."""
+    problems: list[tuple[Where, str]] = []
+    try:
+        assumptions = drill.assumptions.for_checker()
+        if drill.start is not None:
+            opening = check_step(None, drill.start, assumptions=assumptions)
+            if not opening.readable:
+                problems.append((("start",), f"the start cannot be read: {opening.message}"))
+                return problems
+    except BankError as error:
+        return [(("assumptions",), error.problems[0])]
+    previous = drill.start
+    for number, step in enumerate(drill.steps):
+        where: Where = ("steps", number)
+        if not step.checked:
+            previous = None
+            continue
+        before = previous_for(step, previous)
+        line = f"= {step.expect}" if before is not None else step.expect
+        try:
+            verdict = check_step(before, line, expected=step.expect, assumptions=assumptions)
+            mistakes = [
+                (index, check_step(before, ("= " if before else "") + m.value,
+                                   expected=step.expect, assumptions=assumptions))
+                for index, m in enumerate(step.mistakes)
+            ]  # fmt: skip
+        except BankError as error:
+            problems.append(((*where, "expect"), f"step {number + 1}: {error.problems[0]}"))
+            return problems
+        if not verdict.correct:
+            how = "does not follow from the line before" if before else "does not check"
+            problems.append(
+                ((*where, "expect"), f"step {number + 1}: the expected line {how}: "
+                 f"{verdict.message}")
+            )  # fmt: skip
+            return problems
+        for index, wrong in mistakes:
+            place = (*where, "mistakes", index, "value")
+            if not wrong.readable:
+                problems.append((place, f"step {number + 1}: a mistake cannot be read: "
+                                 f"{wrong.message}"))  # fmt: skip
+            elif wrong.correct:
+                problems.append((place, f"step {number + 1}: a listed mistake is the right step"))
+        previous = verdict.last_side or last_side(step.expect)
+    return problems

@@ -1,0 +1,219 @@
+"""Read drill files into `Drill` models, reporting every problem as `PATH:LINE: message`.
+
+Drills of a set come from `drills/<set>.yaml` (or `drills/<set>/*.yaml`) and from the user's own
+`<store>/drills`, found the same way as question banks.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from engine.bank.catalog import BankRoot, available_sets, set_files
+from engine.bank.yaml_source import YamlDocument, read_yaml
+from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
+from engine.errors import BankError, UsageError
+from engine.paths import builtin_dir
+
+
+@dataclass
+class LoadedDrills:
+    path: str
+    header: DrillFile | None = None
+    drills: list[Drill] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DrillSet:
+    """The derivation drills of one set, from one or more files."""
+
+    name: str
+    title: str
+    drills: tuple[Drill, ...]
+
+    def drill(self, drill_id: str) -> Drill | None:
+        return next((d for d in self.drills if d.id == drill_id), None)
+
+
+def load_drill_file(
+    path: Path, shown_as: str | None = None, *, deep: bool = False, set_name: str | None = None
+) -> LoadedDrills:
+    """Parse and validate one drill file; `deep` also re-checks every drill's expected chain."""
+    doc = read_yaml(path, shown_as)
+    result = LoadedDrills(path=doc.path, problems=doc.problems)
+    if doc.value is None:
+        if not doc.problems:
+            doc.problem(1, "the file is empty: a drill file has format_version, set, title, drills")
+        return result
+    if not isinstance(doc.value, dict):
+        doc.problem(1, "a drill file is a mapping with format_version, set, title and drills")
+        return result
+    version = doc.value.get("format_version")
+    if version is not None and version != FORMAT_VERSION:
+        doc.problem(
+            doc.line_of(("format_version",)),
+            f"format_version {version!r} is not supported (this attnquiz reads {FORMAT_VERSION})",
+        )
+        return result
+    try:
+        result.header = DrillFile.model_validate(doc.value)
+    except ValidationError as exc:
+        _report(doc, exc, (), "drill file", DrillFile)
+    if result.header and set_name is not None and result.header.set != set_name:
+        doc.problem(
+            doc.line_of(("set",)),
+            f"set {result.header.set!r} does not match its file or folder name {set_name!r}",
+        )
+    raw_drills = doc.value.get("drills")
+    if not isinstance(raw_drills, list):
+        return result
+    first_line: dict[str, int] = {}
+    for index, raw in enumerate(raw_drills):
+        line = doc.line_of(("drills", index))
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(raw_id, str):
+            if raw_id in first_line:
+                doc.problem(line, f"duplicate id {raw_id!r} (first at line {first_line[raw_id]})")
+                continue
+            first_line[raw_id] = line
+        drill = _load_drill(doc, raw, index)
+        if drill is None:
+            continue
+        for where, problem in shape_problems(drill):
+            doc.problem(doc.line_of(("drills", index, *where)), f"drill {drill.id!r}: {problem}")
+        if deep:
+            from engine.drills.chain import chain_problems
+
+            for where, problem in chain_problems(drill):
+                doc.problem(
+                    doc.line_of(("drills", index, *where)), f"drill {drill.id!r}: {problem}"
+                )
+        result.drills.append(drill)
+    if result.header and not raw_drills:
+        doc.problem(doc.line_of(("drills",)), "the file has no drills")
+    return result
+
+
+def _load_drill(doc: YamlDocument, raw: Any, index: int) -> Drill | None:
+    loc = ("drills", index)
+    line = doc.line_of(loc)
+    if not isinstance(raw, dict):
+        doc.problem(line, "a drill is a mapping with id, title, goal, steps and target")
+        return None
+    label = f"drill {raw['id']!r}" if isinstance(raw.get("id"), str) else f"drill {index + 1}"
+    if "line" in raw:
+        doc.problem(doc.line_of((*loc, "line")), f"{label}: unknown field 'line'")
+        return None
+    try:
+        return Drill.model_validate({**raw, "line": line})
+    except ValidationError as exc:
+        _report(doc, exc, loc, label, Drill)
+        return None
+
+
+def shape_problems(drill: Drill) -> list[tuple[tuple[str | int, ...], str]]:
+    """Problems with how the steps fit together, found without running the checker."""
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    for number, step in enumerate(drill.steps):
+        where: tuple[str | int, ...] = ("steps", number)
+        if step.check == "follows":
+            if number == 0 and drill.start is None:
+                problems.append(
+                    ((*where, "check"), "step 1 follows `start`, but the drill has no start")
+                )
+            elif number > 0 and not drill.steps[number - 1].checked:
+                problems.append(
+                    (
+                        (*where, "check"),
+                        f"step {number + 1} cannot follow a self-rated step; "
+                        "make it `check: value` or `check: self-rated`",
+                    )
+                )
+        if not step.checked and (step.mistakes or step.solve_for):
+            problems.append(
+                (where, f"step {number + 1} is self-rated: it has no mistakes to match")
+            )
+    return problems
+
+
+def _report(
+    doc: YamlDocument,
+    exc: ValidationError,
+    loc: tuple[str | int, ...],
+    label: str,
+    model: type[BaseModel],
+) -> None:
+    for error in exc.errors():
+        where = (*loc, *error["loc"])
+        line = doc.line_of(where)
+        name = ".".join(str(p) for p in error["loc"]) or "value"
+        if error["type"] == "missing":
+            doc.problem(line, f"{label} has no {str(error['loc'][-1])!r} ({name})")
+        elif error["type"] == "extra_forbidden":
+            unknown = str(error["loc"][-1])
+            fields = _fields_at(model, error["loc"][:-1])
+            close = difflib.get_close_matches(unknown, fields, n=1)
+            tip = f" (did you mean {close[0]!r}?)" if close else ""
+            doc.problem(line, f"{label}: unknown field {name!r}{tip}")
+        else:
+            doc.problem(line, f"{label}: {name}: {error['msg'].removeprefix('Value error, ')}")
+
+
+def _fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The field names of the (nested) model at `loc`, for "did you mean" tips."""
+    from engine.drills.model import AssumptionsSpec, DrillStep, Mistake
+
+    nested: dict[str, type[BaseModel]] = {
+        "steps": DrillStep,
+        "mistakes": Mistake,
+        "assumptions": AssumptionsSpec,
+    }
+    for part in loc:
+        if isinstance(part, str) and part in nested:
+            model = nested[part]
+    return [name for name in model.model_fields if name != "line"]
+
+
+# --- finding the drills of a set --------------------------------------------------------------
+
+
+def drill_roots(store: Path) -> list[BankRoot]:
+    return [
+        BankRoot(builtin_dir("drills"), "drills"),
+        BankRoot(store / "drills", str(store / "drills")),
+    ]
+
+
+def open_drill_set(name: str, store: Path) -> DrillSet:
+    """Every drill of set `name`; UsageError when there is none, BankError when a file is bad."""
+    roots = drill_roots(store)
+    files = set_files(name, roots)
+    if not files:
+        names = [n for n in available_sets(roots) if not n.endswith("-timed")]
+        known = ", ".join(names) or "none"
+        raise UsageError(f"no drills for set {name!r} (sets with drills: {known})")
+    problems: list[str] = []
+    drills: list[Drill] = []
+    seen: dict[str, str] = {}
+    title = name
+    for path, shown in files:
+        loaded = load_drill_file(path, shown, set_name=name)
+        problems.extend(loaded.problems)
+        if loaded.header is not None and title == name:
+            title = loaded.header.title
+        for drill in loaded.drills:
+            if drill.id in seen:
+                problems.append(
+                    f"{shown}:{drill.line}: duplicate id {drill.id!r} (also in {seen[drill.id]})"
+                )
+                continue
+            seen[drill.id] = f"{shown}:{drill.line}"
+            drills.append(drill)
+    if problems:
+        raise BankError(problems)
+    return DrillSet(name=name, title=title, drills=tuple(drills))

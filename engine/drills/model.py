@@ -1,0 +1,126 @@
+"""The drill file format (`format_version: 1`): a set's derivation drills and their steps.
+
+A step is judged in one of three ways, named by its `check` field:
+
+- `follows` (the default): the learner's line must follow from the last accepted line and reach
+  the step's expected expression (`check_step(previous, line, expected=...)`).
+- `value`: the line is judged on its own and must reach the expected expression. For steps the
+  checker cannot link to the line before, such as taking a limit or applying the chain rule.
+- `self-rated`: the learner writes the step, compares it with the expected line and rates it.
+  For steps no checker can judge (an argument in words).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from engine.checking.derivation import Assumptions
+
+FORMAT_VERSION = 1
+CARD_PREFIX = "drill-"
+
+DrillId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
+Line = Annotated[str, StringConstraints(min_length=1, max_length=500)]
+SetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
+StepCheck = Literal["follows", "value", "self-rated"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Mistake(_Strict):
+    """A known wrong value for a step and what to tell a learner who reaches it."""
+
+    value: Line
+    message: Text
+
+
+class AssumptionsSpec(_Strict):
+    """What the drill may assume: `stated` is shown to the learner, the rest feeds the checker.
+
+    The checker fields map one to one onto `engine.checking.derivation.Assumptions`.
+    """
+
+    stated: list[Text] = Field(default_factory=list)
+    normal_vectors: list[str] = Field(default_factory=list)
+    dimension: str = "d_k"
+    vector_indices: list[str] = Field(default_factory=lambda: ["a", "b"])
+    indices: list[str] = Field(default_factory=list)
+    count: str = "n"
+    symbols: list[str] = Field(default_factory=list)
+    positive: list[str] = Field(default_factory=list)
+    integer: list[str] = Field(default_factory=list)
+    matrices: list[str] = Field(default_factory=list)
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
+    definitions: dict[str, str] = Field(default_factory=dict)
+
+    def for_checker(self) -> Assumptions:
+        return Assumptions(
+            normal_vectors=tuple(self.normal_vectors),
+            dimension=self.dimension,
+            vector_indices=tuple(self.vector_indices),
+            indices=tuple(self.indices),
+            count=self.count,
+            # A matrix is a symbol too; the checker only needs to hear that it does not commute.
+            symbols=tuple(dict.fromkeys([*self.symbols, *self.matrices])),
+            positive=tuple(self.positive),
+            integer=tuple(self.integer),
+            matrices=tuple(self.matrices),
+            aliases={name: tuple(spellings) for name, spellings in self.aliases.items()},
+            definitions=dict(self.definitions),
+        )
+
+
+class DrillStep(_Strict):
+    """One line of the derivation: what to do, the expected line, a hint and what it shows."""
+
+    ask: Text
+    expect: Line
+    hint: Text
+    explain: Text | None = None
+    check: StepCheck = "follows"
+    # The learner may start the line with `NAME =` when the step solves for NAME (`d_k = 40`).
+    solve_for: str | None = None
+    mistakes: list[Mistake] = Field(default_factory=list)
+
+    @property
+    def checked(self) -> bool:
+        return self.check != "self-rated"
+
+
+class Drill(_Strict):
+    """One derivation: from `start` (the first line, if the first step continues it) to `target`."""
+
+    id: DrillId
+    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    tags: list[str] = Field(default_factory=list)
+    goal: Text
+    start: Line | None = None
+    assumptions: AssumptionsSpec = Field(default_factory=AssumptionsSpec)
+    steps: Annotated[list[DrillStep], Field(min_length=1, max_length=12)]
+    target: Text
+    line: int = 0  # where the drill starts in its file, filled in by the loader
+
+    @property
+    def card_id(self) -> str:
+        return CARD_PREFIX + self.id
+
+
+class DrillFile(_Strict):
+    """A whole drill file, e.g. `drills/15.yaml`."""
+
+    format_version: Literal[1]
+    set: SetName
+    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    description: str | None = None
+    drills: list[object]
+
+    @field_validator("set", mode="before")
+    @classmethod
+    def _set_as_text(cls, value: object) -> object:
+        # `set: 15` is the natural way to write it; YAML reads it as a number.
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value

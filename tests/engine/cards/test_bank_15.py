@@ -1,0 +1,141 @@
+"""Set 15 covers every topic of the seed pages, and every item teaches as well as asks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.bank.catalog import open_set
+from engine.bank.model import QuestionSet
+from engine.cards.cloze import ClozeItem
+from engine.cards.computed import ComputedItem
+
+REQUIRED_IDS = {
+    "attention-equation", "mean-dot", "var-dot", "std-dot", "var-scaled", "std-512",
+    "shape-scores", "shape-output", "softmax-grad", "flops-total", "intensity",
+}  # fmt: skip
+TOPICS = (
+    "equation", "shapes", "variance", "softmax", "temperature", "stability", "gradients",
+    "complexity", "memory", "roofline", "masking", "implementation", "pitfalls", "exercises",
+)  # fmt: skip
+# Ids that learners' review histories refer to: they must never disappear.
+EARLIER_IDS = [
+    "attention-equation",
+    "why-dot-product",
+    "qkv-roles",
+    "v-outside-softmax",
+    "self-vs-cross",
+    "kv-same-length",
+    "shape-scores",
+    "shape-output",
+    "shape-k-transpose",
+    "shape-multihead-weights",
+    "shape-grad-v",
+    "mean-dot",
+    "var-one-term",
+    "var-dot",
+    "std-dot",
+    "std-64",
+    "std-512",
+    "var-scaled",
+    "var-scaled-by-c",
+    "why-scale-sqrt-dk",
+    "softmax-2-1-01-first",
+    "softmax-2-1-01-last",
+    "softmax-2-1-01-vector",
+    "softmax-0-0-10",
+    "softmax-axis",
+    "saturation-gradients",
+    "softmax-grad",
+    "jacobian-diagonal",
+    "max-subtraction-exact",
+    "fp32-exp-limit",
+    "fp64-exp-limit",
+    "code-naive-softmax",
+    "numpy-five-lines",
+    "code-wrong-scale",
+    "code-wrong-axis",
+    "code-missing-transpose",
+    "why-not-divide-by-max",
+    "identity-weight",
+    "identity-output",
+    "exercise-q10-weight",
+    "identity-output-row",
+    "exercise-q10-output",
+    "causal-mask-where",
+    "masked-weight",
+    "causal-first-row",
+    "fully-masked-row",
+    "temperature-limits",
+    "temperature-of-scaling",
+    "sharper-attention",
+    "grad-q",
+    "grad-k",
+    "backward-needs-a",
+    "scores-memory-mib",
+    "scores-memory-model",
+    "flops-qk",
+    "flops-total",
+    "gflop-layer-head",
+    "intensity",
+    "intensity-limit",
+    "roofline-crossover",
+    "roofline-small-head",
+    "softmax-memory-bound",
+]
+
+
+@pytest.fixture(scope="module")
+def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
+    return open_set("15", tmp_path_factory.mktemp("store"))
+
+
+def test_the_bank_is_large_enough(set_15: QuestionSet) -> None:
+    assert len(set_15.items) >= 90
+
+
+def test_required_and_earlier_ids_are_all_present(set_15: QuestionSet) -> None:
+    assert len(EARLIER_IDS) == 62
+    assert set(set_15.ids) >= REQUIRED_IDS
+    assert set(EARLIER_IDS) <= set(set_15.ids)
+
+
+@pytest.mark.parametrize("topic", TOPICS)
+def test_every_topic_has_at_least_three_items(set_15: QuestionSet, topic: str) -> None:
+    counts = Counter(tag for item in set_15.items for tag in item.tags)
+    assert counts[topic] >= 3
+
+
+def test_every_item_has_a_hint_and_an_explanation(set_15: QuestionSet) -> None:
+    missing = [i.id for i in set_15.items if not (i.hint and i.explanation)]
+    assert missing == []
+
+
+def test_the_new_kinds_are_used_and_their_answers_check(set_15: QuestionSet) -> None:
+    computed = [i for i in set_15.items if isinstance(i, ComputedItem)]
+    clozes = [i for i in set_15.items if isinstance(i, ClozeItem)]
+    assert len(computed) >= 10 and len(clozes) >= 10
+    assert any(i.vary for i in computed)
+    for item in computed + clozes:
+        assert item.check_bank_in_process() == [], item.id
+
+
+def test_the_five_line_implementation_is_blanked_one_piece_per_card(set_15: QuestionSet) -> None:
+    five = [i for i in set_15.items if isinstance(i, ClozeItem) and "def attention" in i.text]
+    assert len(five) >= 5
+    assert len({i.asked().answer for i in five}) == len(five)  # each card asks another piece
+
+
+def test_every_drawn_review_is_answerable_with_its_shown_answer(set_15: QuestionSet) -> None:
+    for item in set_15.items:
+        if isinstance(item, ComputedItem) and item.vary:
+            for seed in (1, 2, 7):
+                review = item.at_seed(seed)
+                assert "{" not in review.prompt, item.id
+                assert review.grade_in_process(review.answer_text()).correct, (item.id, seed)
+
+
+def test_the_shipped_bank_file_is_where_the_set_comes_from(set_15: QuestionSet) -> None:
+    assert any(Path(source).name == "15.yaml" for source in set_15.sources)

@@ -1,0 +1,252 @@
+"""The timed memorization drill of set 15, run through its pure core with a clock the test moves.
+
+The learner's replies come from a scripted front end; every reply takes as many seconds of the
+fake clock as the test says, so nothing here depends on real time.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from engine.bank.catalog import open_set
+from engine.bank.model import QuestionSet
+from engine.drills.timed import (
+    BankChecker,
+    DrillRun,
+    PartStatus,
+    Prompt,
+    QuestionCheck,
+    Reply,
+    TimedDrill,
+    load_timed_drill,
+    question_text,
+    run_drill,
+    timed_drill_file,
+)
+from engine.drills.timed_view import ScriptedTimedFrontend
+from engine.errors import BankError
+
+START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+EQUATION = "softmax(Q K^T / sqrt(d_k)) V"
+SHAPES = ["(T_q, T_k)", "T_q x d_v"]
+VARIANCE = ["Var(q·k) = Σ_a Var(q_a k_a) = d_k", "1"]
+MAX_TRICK = "exp(s_i - m)/sum_j exp(s_j - m) = exp(s_i)/sum_j exp(s_j)"
+GOOD_CODE = """def attention(Q, K, V):
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    S = S - S.max(axis=-1, keepdims=True)
+    A = np.exp(S)
+    A = A / A.sum(axis=-1, keepdims=True)
+    return A @ V
+."""
+RIGHT_ANSWERS = [EQUATION, *SHAPES, *VARIANCE, MAX_TRICK, GOOD_CODE]
+
+
+class FakeClock:
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@dataclass
+class PacedFrontend:
+    """The scripted front end, with every reply taking `seconds` (one value per reply)."""
+
+    lines: list[str]
+    clock: FakeClock
+    seconds: Iterator[float]
+    out: io.StringIO = field(default_factory=io.StringIO)
+    prompts: list[Prompt] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        console = Console(file=self.out, width=100, no_color=True, highlight=False)
+        self.inner = ScriptedTimedFrontend(io.StringIO("\n".join(self.lines) + "\n"), console)
+
+    def ask(self, prompt: Prompt) -> Reply:
+        self.prompts.append(prompt)
+        self.clock.advance(next(self.seconds, 1.0))
+        return self.inner.ask(prompt)
+
+    def show_check(self, prompt: Prompt, check: QuestionCheck) -> None:
+        self.inner.show_check(prompt, check)
+
+    def show_time_up(self) -> None:
+        self.inner.show_time_up()
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+
+def set_15(store: Path) -> QuestionSet:
+    return open_set("15", store)
+
+
+def drill_15(store: Path) -> tuple[TimedDrill, QuestionSet]:
+    qset = set_15(store)
+    found = timed_drill_file("15", store)
+    assert found is not None, "set 15 ships a timed drill"
+    return load_timed_drill(*found, qset), qset
+
+
+def drive(
+    store: Path,
+    lines: list[str],
+    seconds: list[float] | None = None,
+    clock: FakeClock | None = None,
+) -> tuple[DrillRun, PacedFrontend]:
+    drill, qset = drill_15(store)
+    clock = clock or FakeClock()
+    frontend = PacedFrontend(lines, clock, iter(seconds or []))
+    run = run_drill(drill, frontend, BankChecker(qset), clock, prompt_of=question_text(qset))
+    return run, frontend
+
+
+def test_the_shipped_drill_asks_the_five_things_to_memorize(store_home: Path) -> None:
+    drill, _ = drill_15(store_home)
+    assert [part.id for part in drill.parts] == [
+        "equation",
+        "shapes",
+        "variance",
+        "max-trick",
+        "implementation",
+    ]
+    assert drill.limit_seconds == 300
+
+
+def test_right_answers_finish_every_part_within_the_limit(store_home: Path) -> None:
+    run, frontend = drive(store_home, RIGHT_ANSWERS, [20, 10, 10, 30, 15, 40, 90])
+    assert [p.status for p in run.parts] == [PartStatus.RIGHT] * 5
+    assert [p.seconds for p in run.parts] == [20, 20, 45, 40, 90]
+    assert run.total_seconds == 215
+    assert run.within_limit
+    assert run.to_dict()["within_limit"] is True
+    # The countdown before every prompt: 300 s at first, then what the earlier answers left.
+    assert [round(p.remaining_seconds) for p in frontend.prompts] == [
+        300,
+        280,
+        270,
+        260,
+        230,
+        215,
+        175,
+    ]
+    assert "⏱ 5:00 left" in frontend.text
+    assert "⏱ 4:40 left" in frontend.text
+
+
+def test_a_wrong_answer_is_asked_again_and_counts_as_an_attempt(store_home: Path) -> None:
+    lines = ["softmax(Q K^T / d_k) V", EQUATION, *RIGHT_ANSWERS[1:]]
+    run, frontend = drive(store_home, lines)
+    equation = run.parts[0]
+    assert equation.status is PartStatus.RIGHT
+    assert equation.attempts == 2
+    assert "✗ not yet" in frontend.text
+    assert frontend.prompts[1].attempt == 2
+    assert "try 2" in frontend.text
+    assert run.within_limit
+
+
+def test_the_plain_softmax_does_not_pass_for_the_max_trick(store_home: Path) -> None:
+    lines = [*RIGHT_ANSWERS[:5], "exp(s_i)/sum_j exp(s_j)", MAX_TRICK, GOOD_CODE]
+    run, frontend = drive(store_home, lines)
+    assert run.parts[3].attempts == 2
+    assert "write the form that uses m" in frontend.text
+    assert run.within_limit
+
+
+def test_running_out_of_time_stops_the_drill_and_leaves_the_rest_undone(
+    store_home: Path,
+) -> None:
+    # The shapes take until 5:10: that answer comes too late and is not graded.
+    run, frontend = drive(store_home, RIGHT_ANSWERS, [60, 60, 190])
+    statuses = [p.status for p in run.parts]
+    assert statuses == [
+        PartStatus.RIGHT,
+        PartStatus.TIMED_OUT,
+        PartStatus.NOT_REACHED,
+        PartStatus.NOT_REACHED,
+        PartStatus.NOT_REACHED,
+    ]
+    assert run.parts[1].attempts == 1  # the first shape only; the late one was not graded
+    assert run.total_seconds == 310
+    assert not run.within_limit
+    assert "time is up" in frontend.text
+
+
+def test_finishing_every_part_after_the_limit_is_not_within_it(store_home: Path) -> None:
+    run, _ = drive(store_home, RIGHT_ANSWERS, [290, 1, 1, 1, 1, 1, 10])
+    assert run.parts[-1].status is PartStatus.TIMED_OUT
+    assert not run.within_limit
+
+
+def test_code_that_divides_by_d_k_is_diagnosed_as_scale_by_d(store_home: Path) -> None:
+    wrong = GOOD_CODE.replace("np.sqrt(Q.shape[-1])", "Q.shape[-1]")
+    run, frontend = drive(store_home, [*RIGHT_ANSWERS[:-1], wrong])
+    implementation = run.parts[-1]
+    assert implementation.status is PartStatus.STOPPED  # the input ended after the wrong try
+    assert implementation.diagnosis == ["scale_by_d"]
+    assert "divided by d_k instead of √d_k" in frontend.text
+    assert not run.within_limit
+
+
+def test_skip_moves_on_and_an_empty_line_ends_the_drill(store_home: Path) -> None:
+    run, _ = drive(store_home, [":skip", *SHAPES, ""])
+    assert [p.status for p in run.parts[:4]] == [
+        PartStatus.SKIPPED,
+        PartStatus.RIGHT,
+        PartStatus.STOPPED,
+        PartStatus.NOT_REACHED,
+    ]
+    assert not run.interrupted
+
+
+def test_ctrl_c_ends_the_run_as_interrupted_and_saves_it(store_home: Path) -> None:
+    drill, qset = drill_15(store_home)
+    clock = FakeClock()
+    saved: list[dict[str, object]] = []
+
+    class Interrupting(PacedFrontend):
+        def ask(self, prompt: Prompt) -> Reply:
+            if prompt.part_number == 2:
+                raise KeyboardInterrupt
+            return super().ask(prompt)
+
+    frontend = Interrupting([EQUATION], clock, iter([5]))
+    run = run_drill(
+        drill,
+        frontend,
+        BankChecker(qset),
+        clock,
+        prompt_of=question_text(qset),
+        save=lambda r: saved.append(r.to_dict()),
+    )
+    assert run.interrupted
+    assert [p.status for p in run.parts[:2]] == [PartStatus.RIGHT, PartStatus.STOPPED]
+    assert saved[-1]["interrupted"] is True
+
+
+def test_a_drill_naming_an_unknown_item_is_a_bank_error(store_home: Path) -> None:
+    (store_home / "drills").mkdir()
+    mine = store_home / "drills" / "15-timed.yaml"
+    mine.write_text(
+        "format_version: 1\nset: 15\ntitle: mine\ntimed:\n  parts:\n"
+        "    - id: one\n      title: one\n      questions:\n        - item: no-such-item\n",
+        encoding="utf-8",
+    )
+    found = timed_drill_file("15", store_home)
+    assert found == (mine, f"{store_home / 'drills'}/15-timed.yaml")
+    with pytest.raises(BankError, match=r"15-timed.yaml:9: no item 'no-such-item'"):
+        load_timed_drill(*found, set_15(store_home))

@@ -1,0 +1,182 @@
+"""Timed drill attempts in the store: the migration, personal bests, the trend, a real process."""
+
+from __future__ import annotations
+
+import io
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from engine.drills.timed import (
+    BankChecker,
+    DrillRun,
+    TimedRecords,
+    question_text,
+    run_drill,
+)
+from engine.drills.timed_view import ScriptedTimedFrontend, show_results, sparkline
+from engine.paths import STORE_FILE
+from engine.store import open_store
+from engine.store.db import APPLICATION_ID
+from engine.store.migrations import MIGRATIONS
+from tests.engine.drills.test_timed_drill import (
+    EQUATION,
+    RIGHT_ANSWERS,
+    FakeClock,
+    PacedFrontend,
+    drill_15,
+)
+
+
+def timed_run(
+    store_home: Path, records: TimedRecords, clock: FakeClock, seconds: list[float]
+) -> DrillRun:
+    drill, qset = drill_15(store_home)
+    frontend = PacedFrontend(RIGHT_ANSWERS, clock, iter(seconds))
+    run = run_drill(
+        drill,
+        frontend,
+        BankChecker(qset),
+        clock,
+        prompt_of=question_text(qset),
+        save=records.save,
+    )
+    return run
+
+
+def results_text(store_home: Path, records: TimedRecords, run: DrillRun) -> str:
+    drill, qset = drill_15(store_home)
+    out = io.StringIO()
+    frontend = ScriptedTimedFrontend(io.StringIO(), Console(file=out, width=100, no_color=True))
+    show_results(frontend, drill, qset, run, records.compare(run))
+    return out.getvalue()
+
+
+def test_the_timed_tables_are_added_to_a_store_from_before_them(store_home: Path) -> None:
+    # A store as the first release left it: only the first migration, with one review logged.
+    path = store_home / STORE_FILE
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied INTEGER NOT NULL)")
+    name, first = MIGRATIONS[0]
+    assert name == "0001_cards_reviews_sessions"
+    with db:
+        first(db)
+        db.execute("INSERT INTO migrations VALUES (?, 0)", (name,))
+        db.execute(
+            "INSERT INTO reviews (set_name, item_id, reviewed_at, rating, phase_before) "
+            "VALUES ('15', 'var-dot', 1, 3, 0)"
+        )
+    db.close()
+
+    store = open_store(store_home)
+    try:
+        applied = {row[0] for row in store.db.execute("SELECT name FROM migrations")}
+        assert "0002_timed_drills" in applied
+        assert store.db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 1
+        assert store.db.execute("SELECT count(*) FROM timed_runs").fetchone()[0] == 0
+    finally:
+        store.close()
+
+
+def test_every_part_is_saved_as_soon_as_it_is_done(store_home: Path) -> None:
+    store = open_store(store_home)
+    try:
+        records = TimedRecords(store.db)
+        run = timed_run(store_home, records, FakeClock(), [20, 10, 10, 30, 15, 40, 90])
+        rows = store.db.execute(
+            "SELECT part, status, attempts, duration_ms FROM timed_parts ORDER BY position"
+        ).fetchall()
+        assert rows[0] == ("equation", "right", 1, 20_000)
+        assert rows[-1] == ("implementation", "right", 1, 90_000)
+        (total, within) = store.db.execute(
+            "SELECT total_ms, within_limit FROM timed_runs WHERE id = ?", (run.run_id,)
+        ).fetchone()
+        assert (total, within) == (215_000, 1)
+    finally:
+        store.close()
+
+
+def test_the_second_run_is_shown_against_the_first_with_the_trend(store_home: Path) -> None:
+    store = open_store(store_home)
+    try:
+        records = TimedRecords(store.db)
+        clock = FakeClock()
+        timed_run(store_home, records, clock, [20, 10, 10, 30, 15, 40, 90])
+        clock.advance(86_400)
+        # Faster on the equation (15 s against 20 s), slower on the code (100 s against 90 s).
+        second = timed_run(store_home, records, clock, [15, 10, 10, 30, 15, 40, 100])
+        comparison = records.compare(second)
+        assert comparison.best_parts["equation"] == 20
+        assert comparison.best_parts["implementation"] == 90
+        assert comparison.best_total == 215
+        assert comparison.trend == [(215, True), (220, True)]
+        text = results_text(store_home, records, second)
+    finally:
+        store.close()
+    assert "0:15 new best" in text
+    assert "1:40 " in text and "1:30" in text  # this run's code against the best before
+    assert "last 2 runs: ▁█  3:35 → 3:40" in text
+    assert "all 5 parts right in 3:40, within 5:00" in text
+
+
+def test_the_sparkline_spans_its_lowest_to_its_highest_value() -> None:
+    assert sparkline([300, 200, 100]) == "█▅▁"
+    assert sparkline([120, 120]) == "▁▁"
+
+
+def run_in_process(home: Path, answers: list[str]) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.update({"ATTNQUIZ_HOME": str(home), "ATTNQUIZ_NOW": "2026-03-01T09:00:00", "NO_COLOR": "1"})
+    code = (
+        "import sys\n"
+        "from engine.commands.errors import run_guarded\n"
+        "from engine.drills.timed import run_timed\n"
+        "sys.exit(run_guarded(lambda: run_timed('15', None)))\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        input="\n".join(answers) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_a_scripted_run_in_its_own_process_saves_every_attempt(store_home: Path) -> None:
+    done = run_in_process(store_home, RIGHT_ANSWERS)
+    assert done.returncode == 0, done.stderr
+    assert "all 5 parts right" in done.stdout
+    assert done.stderr == ""
+
+    stopped = run_in_process(store_home, [EQUATION, ""])
+    assert stopped.returncode == 1, stopped.stderr
+    assert "1 of 5 parts right" in stopped.stdout
+    assert "last 2 runs" in stopped.stdout
+
+    store = open_store(store_home)
+    try:
+        runs = store.db.execute("SELECT within_limit FROM timed_runs ORDER BY id").fetchall()
+    finally:
+        store.close()
+    assert runs == [(1,), (0,)]
+
+
+def test_a_set_without_a_timed_drill_is_a_usage_error(store_home: Path) -> None:
+    code = (
+        "import sys\n"
+        "from engine.commands.errors import run_guarded\n"
+        "from engine.drills.timed import run_timed\n"
+        "sys.exit(run_guarded(lambda: run_timed('demo', None)))\n"
+    )
+    env = dict(os.environ, ATTNQUIZ_HOME=str(store_home))
+    done = subprocess.run(
+        [sys.executable, "-c", code], input="", capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 2
+    assert "set demo has no timed drill" in done.stderr
