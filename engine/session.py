@@ -121,7 +121,7 @@ class ReviewSession:
             return card.due <= horizon
 
         due = sorted((c.due, i) for i, c in cards.items() if is_due(c))  # type: ignore[misc]
-        introduced = self.store.introduced_since(self.qset.name, local_day_start(now))
+        introduced = self.store.introduced_since(self.qset.name, local_day_start(now), ids)
         room = max(0, new_per_day - introduced)
         new = [i for i in ids if i not in cards][:room]
         return [i for _, i in due] + new

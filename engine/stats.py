@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from engine.bank.model import QuestionSet
+from engine.drills import CARD_PREFIX
 from engine.schedule import LEECH_FAILS, Phase
 from engine.session import LEARN_AHEAD, local_day_start
 from engine.store import Store
@@ -90,7 +91,11 @@ def set_stats(store: Store, qset: QuestionSet, now: datetime, desired_retention:
         )
     ]
     next_due = db.execute(f"SELECT min(due) FROM cards WHERE {in_bank}", (name, ids)).fetchone()[0]
-    all_cards = db.execute("SELECT count(*) FROM cards WHERE set_name = ?", (name,)).fetchone()[0]
+    # Cards of the set that are neither in the bank nor drills: items removed from the bank.
+    all_cards = db.execute(
+        "SELECT count(*) FROM cards WHERE set_name = ? AND item_id NOT LIKE ?",
+        (name, f"{CARD_PREFIX}%"),
+    ).fetchone()[0]
     nd = from_ms(next_due)
     return SetStats(
         set=name,

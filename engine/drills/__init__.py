@@ -4,3 +4,6 @@ A drill walks the learner through one derivation (the variance of q·k, the soft
 one line at a time; every line is judged by `engine.checking.derivation.check_step`. Finishing a
 drill is one review of the card `drill-<id>` in the set's schedule.
 """
+
+# Drills are scheduled as cards of their set, with this prefix before the drill's id.
+CARD_PREFIX = "drill-"

@@ -17,9 +17,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from engine.checking.derivation import Assumptions
+from engine.drills import CARD_PREFIX
 
 FORMAT_VERSION = 1
-CARD_PREFIX = "drill-"
 
 DrillId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=2000)]

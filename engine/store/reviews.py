@@ -99,12 +99,17 @@ class Store:
         ).fetchone()
         return CardState() if row is None else _state(row)
 
-    def introduced_since(self, set_name: str, since: datetime) -> int:
-        """How many cards of the set had their first review at or after `since`."""
+    def introduced_since(self, set_name: str, since: datetime, item_ids: Iterable[str]) -> int:
+        """How many of these items of the set had their first review at or after `since`.
+
+        Only the given items count, so that drills (cards of the same set) do not use up the
+        quiz's daily allowance of new cards.
+        """
         return int(
             self.db.execute(
-                "SELECT count(*) FROM cards WHERE set_name = ? AND introduced >= ?",
-                (set_name, to_ms(since)),
+                "SELECT count(*) FROM cards WHERE set_name = ? AND introduced >= ? "
+                "AND item_id IN (SELECT value FROM json_each(?))",
+                (set_name, to_ms(since), json.dumps(list(item_ids))),
             ).fetchone()[0]
         )
 

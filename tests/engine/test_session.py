@@ -180,3 +180,15 @@ def test_a_computed_card_draws_fresh_inputs_on_its_next_review(store_home: Path)
     assert again is not None and again.item.id == item.id
     assert again.item.prompt != first.item.prompt  # review 2 practises new numbers
     assert again.item.prompt == item.at_seed(1).prompt  # ...reproducibly
+
+
+def test_drills_use_none_of_the_daily_new_cards_and_are_not_retired(store, qset) -> None:
+    from engine.stats import set_stats
+    from engine.store import ReviewRecord
+
+    clock = FakeClock()
+    s = Scheduling(fuzz=False)
+    drill = ReviewRecord("demo", "drill-mean-var-dot", 3, None, None, None, clock.now)
+    store.record(drill, lambda c: s.review(c, Grade.GOOD, clock.now))
+    assert session(store, qset, clock, new_per_day=2).remaining()[0] == 2
+    assert set_stats(store, qset, clock.now, 0.9).retired == 0

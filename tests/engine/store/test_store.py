@@ -78,7 +78,7 @@ def test_undoing_the_first_review_makes_the_card_new_again(tmp_path: Path) -> No
     rec = store.record(review("a"), lambda c: s.review(c, Grade.GOOD, NOW))
     store.undo(rec.review_id)
     assert store.card("demo", "a").phase == Phase.NEW
-    assert store.introduced_since("demo", NOW - timedelta(days=1)) == 0
+    assert store.introduced_since("demo", NOW - timedelta(days=1), ["a"]) == 0
 
 
 def test_undo_refuses_to_erase_a_later_review_from_another_session(tmp_path: Path) -> None:
