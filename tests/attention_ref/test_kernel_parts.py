@@ -7,8 +7,10 @@ that make the kernel fast, so a regression in one shows up by name.
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 from threadpoolctl import threadpool_info
@@ -18,6 +20,7 @@ from attention_ref.kernel import (
     _balanced_tile,
     _exp_shifted_row_f32,
     _exp_shifted_row_f64,
+    _row_max,
     flash_attention,
 )
 from attention_ref.reference import attention
@@ -54,6 +57,23 @@ def test_the_exp_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> N
     assert out[3] == (0.0 if dtype == np.float32 else pytest.approx(np.exp(-100.0), rel=1e-15))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_row_max_through_integer_images_is_the_float_max(dtype: Any) -> None:
+    rng = np.random.default_rng(13)
+    rows = (rng.standard_normal((6, 37)) * 50).astype(dtype)
+    rows[1] = -np.inf  # a fully masked row
+    rows[2, :30] = -np.inf
+    rows[3] = -np.abs(rows[3])  # only negatives
+    rows[4, :] = 0.0
+    rows[4, 5] = -0.0
+    low = dtype(-np.inf)
+    for r in range(rows.shape[0]):
+        assert _row_max(rows, r, 37, low) == rows[r].max()
+        assert _row_max(rows, r, 37, dtype(1e9)) == 1e9
+        assert _row_max(rows, r, 0, dtype(-3.0)) == -3.0
+    assert _row_max(rows, 5, 10, low) == rows[5, :10].max()
+
+
 @pytest.mark.parametrize("tiles", [1, 2, 7, 16])
 def test_tiles_are_visited_first_last_second_so_halves_carry_equal_causal_work(tiles: int) -> None:
     order = [_balanced_tile(p, tiles) for p in range(tiles)]
@@ -70,9 +90,32 @@ def blas_threads() -> list[int]:
 
 def test_the_kernel_leaves_the_process_wide_blas_thread_count_alone() -> None:
     before = blas_threads()
-    x = np.random.default_rng(0).standard_normal((600, 32)).astype(np.float32)
-    flash_attention(x, x, x)
+    x = np.random.default_rng(0).standard_normal((8, 600, 32)).astype(np.float32)
+    for _ in range(3):
+        flash_attention(x, x, x)
     assert blas_threads() == before
+
+
+def test_concurrent_kernel_calls_restore_the_blas_thread_count_once_all_are_done() -> None:
+    before = blas_threads()
+    x = np.random.default_rng(1).standard_normal((4, 700, 32)).astype(np.float32)
+    expected = flash_attention(x, x, x)
+    if numba.threading_layer() == "workqueue":
+        pytest.skip("Numba's workqueue layer cannot run parallel regions from several threads")
+    results: list[np.ndarray] = []
+
+    def call() -> None:
+        for _ in range(3):
+            results.append(flash_attention(x, x, x))
+
+    workers = [threading.Thread(target=call) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert blas_threads() == before
+    assert len(results) == 9
+    assert all(np.array_equal(r, expected) for r in results)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -1,0 +1,455 @@
+"""Attention on the CPU, side by side: the Numba flash kernel against NumPy and torch.
+
+Every (variant, size) runs in its own fresh process, in the order size by size, so a burst of
+load on the shared machine hits neighbouring variants alike. A first process measures the sgemm
+and dgemm peaks (square 1536 products on all cores) under the same environment; shares of peak
+are relative to those figures from the same run.
+
+By default this process and its children run with `OPENBLAS_CORETYPE` and `OPENBLAS_L2_SIZE`
+unset, because OpenBLAS otherwise picks a slower core type on this machine; `--keep-openblas-env`
+keeps whatever the shell set. The report states which it was, with the BLAS, its core type and
+all thread counts. Correctness is the test suite's business (tests/attention_ref/), not this
+script's: it times and asserts nothing.
+
+Run from the repository root:
+
+    /work/venv/bin/python benchmarks/attention.py
+    /work/venv/bin/python benchmarks/attention.py --quick --keep-openblas-env
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+OPENBLAS_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+VARIANTS = ("kernel", "reference", "naive", "torch")
+NUMPY_SCORE_LIMIT = 2 * 2**30  # the NumPy variants build B·T² scores; skip them beyond 2 GiB
+
+# (label, leading dims, T, dtype, causal, variants)
+SIZES: list[tuple[str, tuple[int, ...], int, str, bool, tuple[str, ...]]] = [
+    ("1 head, T=512", (1, 1), 512, "float32", False, VARIANTS),
+    ("1 head, T=2048", (1, 1), 2048, "float32", False, VARIANTS),
+    ("1 head, T=4096", (1, 1), 4096, "float32", False, VARIANTS),
+    ("8x8 heads, T=512", (8, 8), 512, "float32", False, VARIANTS),
+    ("8x8 heads, T=2048", (8, 8), 2048, "float32", False, VARIANTS),
+    ("8x8 heads, T=4096", (8, 8), 4096, "float32", False, ("kernel", "torch")),
+    (
+        "1 head, T=4096, causal",
+        (1, 1),
+        4096,
+        "float32",
+        True,
+        ("kernel", "unmasked", "reference", "torch"),
+    ),
+    ("1 head, T=2048, float64", (1, 1), 2048, "float64", False, ("kernel", "reference", "torch")),
+    ("1 head, T=4096, float64", (1, 1), 4096, "float64", False, ("kernel", "torch")),
+]
+QUICK = {
+    "1 head, T=512",
+    "1 head, T=2048",
+    "1 head, T=4096",
+    "1 head, T=4096, causal",
+    "1 head, T=2048, float64",
+}
+D = 64
+
+
+# ---------------------------------------------------------------- worker side (fresh process)
+
+
+def _status_kib(field: str) -> int:
+    found = re.search(rf"{field}:\s+(\d+)", Path("/proc/self/status").read_text())
+    return int(found.group(1)) if found else 0
+
+
+def _peak_growth_bytes(call: Any) -> tuple[Any, int]:
+    """Run `call`; return its result and how far the resident peak rose above the start."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # reset VmHWM to the current VmRSS
+    except OSError:
+        return call(), -1
+    before = _status_kib("VmRSS")
+    result = call()
+    return result, (_status_kib("VmHWM") - before) * 1024
+
+
+def _naive(q: Any, k: Any, v: Any, causal: bool) -> Any:
+    """Attention as a first try looks: exp of the raw scores, no max subtracted."""
+    import numpy as np
+
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.dtype.type(q.shape[-1]))
+    if causal:
+        t = scores.shape[-1]
+        scores = np.where(np.tri(t, dtype=bool), scores, -np.inf)
+    weights = np.exp(scores)
+    return weights / weights.sum(axis=-1, keepdims=True) @ v
+
+
+def _runner(variant: str, causal: bool) -> Any:
+    """A function of (q, k, v) NumPy arrays for the variant, set up with its threads."""
+    if variant in ("kernel", "unmasked"):
+        from attention_ref.kernel import flash_attention
+
+        # "unmasked": the same kernel without the causal mask, timed in the causal case's rounds.
+        masked = causal and variant == "kernel"
+        return lambda q, k, v: flash_attention(q, k, v, causal=masked)
+    if variant == "reference":
+        from attention_ref.reference import attention
+
+        return lambda q, k, v: attention(q, k, v, causal=causal)
+    if variant == "naive":
+        return lambda q, k, v: _naive(q, k, v, causal)
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(os.cpu_count() or 1)
+
+    def run(q: Any, k: Any, v: Any) -> Any:
+        with torch.inference_mode():
+            tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
+            return F.scaled_dot_product_attention(tq, tk, tv, is_causal=causal).numpy()
+
+    return run
+
+
+def worker(spec: dict[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
+    lead, t, dtype, causal = tuple(spec["lead"]), spec["t"], spec["dtype"], spec["causal"]
+    run = _runner(spec["variant"], causal)
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((*lead, t, D), dtype=np.float32).astype(dtype) for _ in "qkv")
+    small = tuple(a[..., :64, :].copy() for a in (q, k, v))
+    run(*small)  # compile or load, start thread pools, before the memory is measured
+    out, growth = _peak_growth_bytes(lambda: run(q, k, v))
+    extra = growth - out.nbytes if growth >= 0 else None
+    times = []
+    deadline = time.perf_counter() + spec["seconds"]
+    while len(times) < spec["min_runs"] or (time.perf_counter() < deadline and len(times) < 50):
+        start = time.perf_counter()
+        run(q, k, v)
+        times.append(time.perf_counter() - start)
+    return {
+        "median_s": statistics.median(times),
+        "min_s": min(times),
+        "runs": len(times),
+        "extra_bytes": extra,
+        "output_bytes": out.nbytes,
+        "threads": _threads(spec["variant"]),
+    }
+
+
+def _threads(variant: str) -> dict[str, Any]:
+    from threadpoolctl import threadpool_info
+
+    found: dict[str, Any] = {
+        pool["user_api"]: pool["num_threads"] for pool in threadpool_info() if "user_api" in pool
+    }
+    if variant in ("kernel", "unmasked"):
+        import numba
+
+        found["numba"] = numba.get_num_threads()
+        found["numba_layer"] = numba.threading_layer()
+    if variant == "torch":
+        import torch
+
+        found["torch"] = torch.get_num_threads()
+    return found
+
+
+def exp_throughput() -> dict[str, float]:
+    """Exponentials per second on one thread: the kernel's polynomial and NumPy's np.exp."""
+    import numba
+    import numpy as np
+
+    from attention_ref import kernel
+
+    @numba.njit
+    def polynomial_f32(tile: Any, shift: Any, reps: int) -> None:
+        for _ in range(reps):
+            for r in range(tile.shape[0]):
+                kernel._exp_shifted_row_f32(tile, r, tile.shape[1], shift)
+
+    @numba.njit
+    def polynomial_f64(tile: Any, shift: Any, reps: int) -> None:
+        for _ in range(reps):
+            for r in range(tile.shape[0]):
+                kernel._exp_shifted_row_f64(tile, r, tile.shape[1], shift)
+
+    rate: dict[str, float] = {}
+    reps = 50
+    for name, dtype, rows_exp in (
+        ("float32", np.float32, polynomial_f32),
+        ("float64", np.float64, polynomial_f64),
+    ):
+        tile = np.random.default_rng(0).standard_normal((256, 256)).astype(dtype)
+        values = tile - dtype(4.0)
+        rows_exp(tile, dtype(4.0), 1)  # compile
+        best = math.inf
+        for _ in range(7):
+            start = time.perf_counter()
+            rows_exp(tile, dtype(0.5), reps)  # exp(x - 0.5) of values in (0, ~1]: no overflow
+            best = min(best, time.perf_counter() - start)
+        rate[f"polynomial_{name}_per_s"] = reps * tile.size / best
+        best = math.inf
+        for _ in range(7):
+            start = time.perf_counter()
+            np.exp(values)
+            best = min(best, time.perf_counter() - start)
+        rate[f"numpy_{name}_per_s"] = tile.size / best
+    return rate
+
+
+def peaks(with_exp: bool) -> dict[str, Any]:
+    import platform
+
+    import numpy as np
+    from threadpoolctl import threadpool_info
+
+    n = 1536
+    result: dict[str, Any] = {}
+    for name, dtype in (("sgemm", np.float32), ("dgemm", np.float64)):
+        a = np.random.default_rng(0).random((n, n)).astype(dtype)
+        out = np.empty_like(a)
+        np.matmul(a, a, out=out)
+        best = math.inf
+        for _ in range(7):
+            start = time.perf_counter()
+            np.matmul(a, a, out=out)
+            best = min(best, time.perf_counter() - start)
+        result[f"{name}_gflops"] = 2 * n**3 / best / 1e9
+    blas = [p for p in threadpool_info() if p.get("user_api") == "blas"]
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.machine(),
+    )
+    if with_exp:
+        result |= exp_throughput()
+    result["cpu"] = cpu
+    result["cores"] = os.cpu_count()
+    result["blas"] = [
+        {k: p.get(k) for k in ("internal_api", "version", "architecture", "num_threads")}
+        for p in blas
+    ]
+    return result
+
+
+# ---------------------------------------------------------------- driver side
+
+
+def _in_fresh_process(payload: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", json.dumps(payload)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    if done.returncode != 0:
+        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
+    answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return answer
+
+
+def _combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One figure from several rounds: the median of their medians, the best of their bests."""
+    good = [r for r in runs if "error" not in r]
+    if not good:
+        return runs[0]
+    combined = dict(good[0])
+    combined["median_s"] = statistics.median(r["median_s"] for r in good)
+    combined["min_s"] = min(r["min_s"] for r in good)
+    combined["round_medians_s"] = [r["median_s"] for r in good]
+    combined["extra_bytes"] = max((r["extra_bytes"] or 0) for r in good)
+    return combined
+
+
+def _torch_available(env: dict[str, str]) -> bool:
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
+    return subprocess.run([sys.executable, "-c", probe], env=env).returncode == 0
+
+
+def _fmt_bytes(n: int | None) -> str:
+    if n is None:
+        return "n/a"
+    return f"{n / 2**20:8.1f} MiB"
+
+
+def _measure_cases(
+    args: argparse.Namespace, env: dict[str, str], have_torch: bool
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every (case, variant) over the rounds, and the gemm peaks measured between the cases."""
+    rows: list[dict[str, Any]] = []
+    peak_runs = []
+    for label, lead, t, dtype, causal, variants in SIZES:
+        if args.quick and label not in QUICK:
+            continue
+        batch = math.prod(lead)
+        specs: dict[str, dict[str, Any]] = {}
+        for variant in variants:
+            scores_bytes = batch * t * t * (4 if dtype == "float32" else 8)
+            if variant == "torch" and not have_torch:
+                continue
+            if variant in ("reference", "naive") and scores_bytes > NUMPY_SCORE_LIMIT:
+                continue
+            specs[variant] = {
+                "variant": variant,
+                "lead": lead,
+                "t": t,
+                "dtype": dtype,
+                "causal": causal,
+                "seconds": args.seconds,
+                "min_runs": 5,
+            }
+        # Rounds alternate between the variants, so a burst of load lands on all of them.
+        runs: dict[str, list[dict[str, Any]]] = {variant: [] for variant in specs}
+        for _ in range(args.rounds):
+            for variant, spec in specs.items():
+                runs[variant].append(_in_fresh_process(spec, env))
+        peak_runs.append(_in_fresh_process({"peaks": True}, env))
+        print(f"  measured {label}", file=sys.stderr, flush=True)
+        for variant, got in runs.items():
+            row = {"case": label, "lead": lead, "t": t, "dtype": dtype, "causal": causal}
+            rows.append(row | {"variant": variant, "flops": 4 * batch * t * t * D, **_combine(got)})
+    return rows, peak_runs
+
+
+def _print_table(rows: list[dict[str, Any]], sgemm: float, dgemm: float) -> None:
+    header = (
+        f"{'case':26} {'variant':9} {'median':>10} {'best':>10} {'GFLOP/s':>8} {'of peak':>8} "
+        f"{'extra memory':>13} {'vs torch':>9}"
+    )
+    print("\n" + header + "\n" + "-" * len(header))
+    torch_time = {row["case"]: row.get("median_s") for row in rows if row["variant"] == "torch"}
+    for row in rows:
+        label, variant = row["case"], row["variant"]
+        if "error" in row:
+            print(f"{label:26} {variant:9} failed: {row['error']}")
+            continue
+        peak = sgemm if row["dtype"] == "float32" else dgemm
+        gflops = row["flops"] / row["median_s"] / 1e9
+        row["gflops"], row["share_of_peak"] = gflops, gflops / peak
+        reference = torch_time.get(label)
+        row["speedup_vs_torch"] = reference / row["median_s"] if reference else None
+        ratio = f"{row['speedup_vs_torch']:8.2f}x" if reference else f"{'':9}"
+        print(
+            f"{label:26} {variant:9} {row['median_s'] * 1e3:8.2f}ms {row['min_s'] * 1e3:8.2f}ms "
+            f"{gflops:8.1f} {gflops / peak:7.1%} {_fmt_bytes(row['extra_bytes']):>13} {ratio}"
+        )
+
+
+def _print_targets(rows: list[dict[str, Any]]) -> None:
+    kernel = {row["case"]: row for row in rows if row["variant"] == "kernel" and "error" not in row}
+    unmasked = next(
+        (row for row in rows if row["variant"] == "unmasked" and "error" not in row), None
+    )
+    causal = kernel.get("1 head, T=4096, causal")
+    if unmasked and causal:
+        ratio = unmasked["median_s"] / causal["median_s"]
+        print(f"causal vs unmasked kernel at T=4096 (same rounds): {ratio:.2f}x")
+    single, double = kernel.get("1 head, T=2048"), kernel.get("1 head, T=2048, float64")
+    if single and double:
+        ratio = single["share_of_peak"] / double["share_of_peak"]
+        print(f"float64 kernel at T=2048: {ratio:.2f}x the float32 time per FLOP, peaks factored")
+    big = kernel.get("8x8 heads, T=4096")
+    if big and big["extra_bytes"] is not None:
+        share = big["extra_bytes"] / big["output_bytes"]
+        print(f"extra memory at (8, 8, 4096, 64): {share:.3f}x the output's size")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="only five single-head cases")
+    parser.add_argument("--seconds", type=float, default=1.5, help="timing budget per process")
+    parser.add_argument("--rounds", type=int, default=3, help="processes per case and variant")
+    parser.add_argument("--keep-openblas-env", action="store_true", help="keep OPENBLAS_* set")
+    parser.add_argument("--output", type=Path, default=RESULTS / "attention.json")
+    args = parser.parse_args()
+
+    if args.worker:
+        payload = json.loads(args.worker)
+        if payload.get("peaks"):
+            answer = peaks(with_exp=payload.get("exp", False))
+        else:
+            answer = worker(payload)
+        print(json.dumps(answer))
+        return 0
+
+    env = dict(os.environ)
+    if not args.keep_openblas_env:
+        for name in OPENBLAS_VARIABLES:
+            env.pop(name, None)
+    openblas_env = {name: env.get(name, "(unset)") for name in OPENBLAS_VARIABLES}
+    have_torch = _torch_available(env)
+
+    machine = _in_fresh_process({"peaks": True, "exp": True}, env)
+    rows, peak_runs = _measure_cases(args, env, have_torch)
+    # A peak is the best the machine did: the highest of the measurements between the cases.
+    for field in ("sgemm_gflops", "dgemm_gflops"):
+        machine[f"{field}_runs"] = [machine[field]] + [p[field] for p in peak_runs if field in p]
+        machine[field] = max(machine[f"{field}_runs"])
+    sgemm, dgemm = machine["sgemm_gflops"], machine["dgemm_gflops"]
+
+    print(f"CPU: {machine['cpu']}, {machine['cores']} cores")
+    for pool in machine["blas"]:
+        print(
+            f"BLAS: {pool['internal_api']} {pool['version']}, core type {pool['architecture']}, "
+            f"{pool['num_threads']} threads (the kernel: 1 per Numba worker thread)"
+        )
+    threads = next((row["threads"] for row in rows if row["variant"] == "kernel"), {})
+    torch_threads = next((row["threads"] for row in rows if row["variant"] == "torch"), {})
+    print(
+        f"threads: Numba {threads.get('numba')} ({threads.get('numba_layer')} layer), "
+        f"torch {torch_threads.get('torch', 'n/a')}, NumPy's BLAS {threads.get('blas')}"
+    )
+    print("environment: " + ", ".join(f"{k}={v}" for k, v in openblas_env.items()))
+    print(
+        f"gemm peaks (best of {len(machine['sgemm_gflops_runs'])} measurements in this run): "
+        f"sgemm {sgemm:.0f} GFLOP/s, dgemm {dgemm:.0f} GFLOP/s"
+    )
+    for name, peak in (("float32", sgemm), ("float64", dgemm)):
+        exp_rate = machine[f"polynomial_{name}_per_s"]
+        peak_core = peak * 1e9 / (machine["cores"] or 1)
+        # Per score: 4d FLOPs of products at the gemm peak, then one exponential.
+        ceiling = (4 * D / (4 * D / peak_core + 1 / exp_rate)) / peak_core
+        print(
+            f"exp on one thread, {name}: kernel polynomial {exp_rate / 1e9:.2f} G/s, "
+            f"np.exp {machine[f'numpy_{name}_per_s'] / 1e9:.2f} G/s; products at peak plus "
+            f"this exp cap attention at {ceiling:.0%} of the gemm peak"
+        )
+    if not have_torch:
+        print("torch is not installed: no torch column (pip install torch to add it)")
+
+    _print_table(rows, sgemm, dgemm)
+    print("\nmedian = median over rounds of each process's median; best = fastest call seen.")
+    print("GFLOP/s count 4·B·T²·d FLOPs (causal too) at the median; extra memory = resident")
+    print("peak beyond inputs and output; 'of peak' is against the sgemm or dgemm peak above.")
+    _print_targets(rows)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    report = {"machine": machine, "openblas_env": openblas_env, "d": D, "rows": rows}
+    args.output.write_text(json.dumps(report, indent=2))
+    shown = args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output
+    print(f"wrote {shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
