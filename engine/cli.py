@@ -193,7 +193,32 @@ def submit(
     raise typer.Exit(run_submit(file, func, no_time, as_json, memory_mb, seconds))
 
 
-COMMANDS = {"quiz", "check", "list", "stats", "lint", "submit", "drill"}
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def bench(ctx: typer.Context) -> None:
+    """Time the Numba kernel against NumPy and torch on this CPU (benchmarks/attention.py).
+
+    Options are passed on: --quick, --rounds N, --seconds S, --keep-openblas-env, --output F.
+    Runs from a source checkout (the benchmarks are not part of the wheel).
+
+    Example: attnquiz bench --quick
+    """
+    import subprocess
+
+    from engine.errors import UsageError
+    from engine.paths import REPO_ROOT
+
+    script = REPO_ROOT / "benchmarks" / "attention.py"
+    if not script.is_file():
+        raise UsageError(
+            "the benchmarks ship with the source, not the wheel: run `attnquiz bench` from a "
+            "clone installed with `pip install -e .` (torch for the comparison: `.[bench]`)"
+        )
+    raise typer.Exit(subprocess.call([sys.executable, str(script), *ctx.args]))
+
+
+COMMANDS = {"quiz", "check", "list", "stats", "lint", "submit", "drill", "bench"}
 
 
 def _with_default_command(args: list[str]) -> list[str]:
