@@ -27,6 +27,7 @@ from pydantic import (
 
 from engine.bank.model import QuestionSet, SetName
 from engine.cards.base import ItemId, Text
+from engine.drills.model import AssumptionsSpec
 from engine.errors import BankError, UsageError
 
 DEFAULT_DRILL = "memorize"
@@ -37,22 +38,6 @@ Formula = Annotated[str, StringConstraints(min_length=1, max_length=400)]
 # -- the drill file ------------------------------------------------------------------------------
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class StepAssumptions(_Strict):
-    """What the derivation checker may assume (`engine.checking.derivation.Assumptions`)."""
-
-    normal_vectors: tuple[str, ...] = ()
-    dimension: str = "d_k"
-    vector_indices: tuple[str, ...] = ("a", "b")
-    indices: tuple[str, ...] = ()
-    count: str = "n"
-    symbols: tuple[str, ...] = ()
-    positive: tuple[str, ...] = ()
-    integer: tuple[str, ...] = ()
-    matrices: tuple[str, ...] = ()
-    aliases: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    definitions: dict[str, str] = Field(default_factory=dict)
 
 
 class StepSpec(_Strict):
@@ -92,7 +77,7 @@ class TimedPart(_Strict):
     id: Name
     title: Annotated[str, StringConstraints(min_length=1, max_length=80)]
     questions: tuple[TimedQuestion, ...] = Field(min_length=1)
-    assumptions: StepAssumptions = Field(default_factory=StepAssumptions)
+    assumptions: AssumptionsSpec = Field(default_factory=AssumptionsSpec)
 
 
 class TimedSection(_Strict):
@@ -396,16 +381,16 @@ class BankChecker:
         return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
 
 
-def _step(assumptions: StepAssumptions, spec: StepSpec, answer: str) -> QuestionCheck:
+def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:
     import re
 
-    from engine.checking.derivation import Assumptions, check_step
+    from engine.checking.derivation import check_step
 
     verdict = check_step(
         spec.previous,
         answer,
         expected=spec.expected,
-        assumptions=Assumptions(**assumptions.model_dump()),
+        assumptions=assumptions.for_checker(),
     )
     if verdict.correct:
         missing = [
