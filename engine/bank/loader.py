@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
-from engine.bank.yaml_source import YamlDocument, read_yaml
+from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
 from engine.cards import KINDS, Item
 from engine.errors import BankError
 
@@ -31,35 +31,26 @@ def load_bank_file(
     `deep` also re-checks every stated answer (lint); `set_name` is the name the file's place
     gives its set (`quizzes/15.yaml` is set 15), which its `set:` field must repeat.
     """
-    doc = read_yaml(path, shown_as)
+    doc, value = read_versioned(
+        path,
+        shown_as,
+        kind="a bank",
+        contents="format_version, set, title and items",
+        version=FORMAT_VERSION,
+    )
     result = LoadedFile(path=doc.path, problems=doc.problems)
-    if doc.value is None:
-        if not doc.problems:
-            doc.problem(1, "the file is empty: a bank has format_version, set, title and items")
-        return result
-    if not isinstance(doc.value, dict):
-        doc.problem(1, "a bank is a mapping with format_version, set, title and items")
-        return result
-    version = doc.value.get("format_version")
-    if version is not None and version != FORMAT_VERSION:
-        doc.problem(
-            doc.line_of(("format_version",)),
-            f"format_version {version!r} is not supported (this attnquiz reads {FORMAT_VERSION})",
-        )
+    if value is None:
         return result
     try:
-        result.header = BankHeader.model_validate(doc.value)
+        result.header = BankHeader.model_validate(value)
     except ValidationError as exc:
         _report(doc, exc, (), "bank", BankHeader.model_fields)
-        if not isinstance(doc.value.get("items"), list):
+        if not isinstance(value.get("items"), list):
             return result
-    if result.header and set_name is not None and result.header.set != set_name:
-        doc.problem(
-            doc.line_of(("set",)),
-            f"set {result.header.set!r} does not match its file or folder name {set_name!r}",
-        )
+    if result.header:
+        check_set_name(doc, result.header.set, set_name)
     shared_symbols = result.header.symbols if result.header else {}
-    raw_items = doc.value.get("items") or []
+    raw_items = value.get("items") or []
     first_line: dict[str, int] = {}
     for index, raw in enumerate(raw_items):
         # Duplicates are found on the raw ids, so that an invalid item still claims its id.

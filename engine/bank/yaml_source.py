@@ -164,3 +164,37 @@ class _Builder:
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             self.doc.problem(node.start_mark.line + 1, f"unreadable value: {exc}")
             return None
+
+
+def read_versioned(
+    path: Path, shown_as: str | None, *, kind: str, contents: str, version: int
+) -> tuple[YamlDocument, dict[str, Any] | None]:
+    """Read a versioned file (a bank, a drill file): its mapping, or None after a problem.
+
+    `kind` names the file for messages ("a bank") and `contents` lists its top-level keys.
+    """
+    doc = read_yaml(path, shown_as)
+    if doc.value is None:
+        if not doc.problems:
+            doc.problem(1, f"the file is empty: {kind} has {contents}")
+        return doc, None
+    if not isinstance(doc.value, dict):
+        doc.problem(1, f"{kind} is a mapping with {contents}")
+        return doc, None
+    found = doc.value.get("format_version")
+    if found is not None and found != version:
+        doc.problem(
+            doc.line_of(("format_version",)),
+            f"format_version {found!r} is not supported (this attnquiz reads {version})",
+        )
+        return doc, None
+    return doc, doc.value
+
+
+def check_set_name(doc: YamlDocument, declared: str, set_name: str | None) -> None:
+    """The `set:` field must repeat the name the file's place gives it (quizzes/15.yaml: 15)."""
+    if set_name is not None and declared != set_name:
+        doc.problem(
+            doc.line_of(("set",)),
+            f"set {declared!r} does not match its file or folder name {set_name!r}",
+        )

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.bank.catalog import BankRoot, available_sets, set_files
-from engine.bank.yaml_source import YamlDocument, read_yaml
+from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
 from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
 from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
@@ -44,32 +44,23 @@ def load_drill_file(
     path: Path, shown_as: str | None = None, *, deep: bool = False, set_name: str | None = None
 ) -> LoadedDrills:
     """Parse and validate one drill file; `deep` also re-checks every drill's expected chain."""
-    doc = read_yaml(path, shown_as)
+    doc, value = read_versioned(
+        path,
+        shown_as,
+        kind="a drill file",
+        contents="format_version, set, title and drills",
+        version=FORMAT_VERSION,
+    )
     result = LoadedDrills(path=doc.path, problems=doc.problems)
-    if doc.value is None:
-        if not doc.problems:
-            doc.problem(1, "the file is empty: a drill file has format_version, set, title, drills")
-        return result
-    if not isinstance(doc.value, dict):
-        doc.problem(1, "a drill file is a mapping with format_version, set, title and drills")
-        return result
-    version = doc.value.get("format_version")
-    if version is not None and version != FORMAT_VERSION:
-        doc.problem(
-            doc.line_of(("format_version",)),
-            f"format_version {version!r} is not supported (this attnquiz reads {FORMAT_VERSION})",
-        )
+    if value is None:
         return result
     try:
-        result.header = DrillFile.model_validate(doc.value)
+        result.header = DrillFile.model_validate(value)
     except ValidationError as exc:
         _report(doc, exc, (), "drill file", DrillFile)
-    if result.header and set_name is not None and result.header.set != set_name:
-        doc.problem(
-            doc.line_of(("set",)),
-            f"set {result.header.set!r} does not match its file or folder name {set_name!r}",
-        )
-    raw_drills = doc.value.get("drills")
+    if result.header:
+        check_set_name(doc, result.header.set, set_name)
+    raw_drills = value.get("drills")
     if not isinstance(raw_drills, list):
         return result
     first_line: dict[str, int] = {}
