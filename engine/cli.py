@@ -218,7 +218,88 @@ def bench(ctx: typer.Context) -> None:
     raise typer.Exit(subprocess.call([sys.executable, str(script), *ctx.args]))
 
 
-COMMANDS = {"quiz", "check", "list", "stats", "lint", "submit", "drill", "bench"}
+@app.command()
+def export(
+    set_name: SetArg,
+    anki: Annotated[
+        Path,
+        typer.Option("--anki", help="The Anki package to write (.apkg).", show_default=False),
+    ],
+    with_schedule: Annotated[
+        bool,
+        typer.Option("--with-schedule", help="Carry each card's due date and interval over."),
+    ] = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Write a set as an Anki deck; exporting again updates the same notes.
+
+    Example: attnquiz export 15 --anki attention.apkg
+    """
+    from engine.commands.export import run_export
+
+    raise typer.Exit(run_export(set_name, anki, with_schedule, data_dir))
+
+
+lab_app = typer.Typer(
+    help="Experiments on the reference kernel, drawn in the terminal.\n\n"
+    "Example: attnquiz lab scaling",
+    no_args_is_help=True,
+)
+app.add_typer(lab_app, name="lab")
+
+
+@lab_app.command("scaling")
+def lab_scaling(
+    d_k: Annotated[
+        int, typer.Option("--d-k", min=2, max=4096, help="Key dimension of the main run.")
+    ] = 64,
+    tokens: Annotated[
+        int, typer.Option("--tokens", min=2, max=16, help="Tokens (rows of the heatmaps).")
+    ] = 8,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the random Q, K, V.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Why divide by √d_k: the same Q, K, V with and without the scale, as heatmaps.
+
+    Example: attnquiz lab scaling --d-k 256
+    """
+    from engine.commands.lab import run_lab_scaling
+
+    raise typer.Exit(run_lab_scaling(d_k, tokens, seed, as_json))
+
+
+@app.command()
+def optimize(
+    reset: Annotated[
+        bool, typer.Option("--reset", help="Go back to FSRS's default parameters.")
+    ] = False,
+    as_json: JsonOpt = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Fit FSRS parameters to your own review history and use them from then on.
+
+    Needs the optional extra: pip install 'attnquiz[optimize]' (it brings torch).
+
+    Example: attnquiz optimize
+    """
+    from engine.commands.optimize import run_optimize
+
+    raise typer.Exit(run_optimize(reset, as_json, data_dir))
+
+
+COMMANDS = {
+    "quiz",
+    "check",
+    "list",
+    "stats",
+    "lint",
+    "submit",
+    "drill",
+    "bench",
+    "export",
+    "lab",
+    "optimize",
+}
 
 
 def _with_default_command(args: list[str]) -> list[str]:
