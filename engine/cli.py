@@ -150,7 +150,17 @@ def drill(
             help="One drill by id, e.g. backward-pass (default: the due ones).", show_default=False
         ),
     ] = None,
-    timed: Annotated[bool, typer.Option("--timed", help="Run the timed drills instead.")] = False,
+    timed: Annotated[
+        bool, typer.Option("--timed", help="The five-minute memorization drill instead.")
+    ] = False,
+    rapid: Annotated[
+        bool,
+        typer.Option("--rapid", help="Rapid-fire shapes with fresh dimension names, timed."),
+    ] = False,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="With --rapid: replay the round of this seed."),
+    ] = None,
     data_dir: DataDir = None,
 ) -> None:
     """Derivation drills, every line checked: the due ones, or the one named.
@@ -158,13 +168,13 @@ def drill(
     Type one line per step; a line that follows and gets further skips steps. A miss shows a
     hint, a second miss the expected step. Inside a drill type :hint, :skip or :quit.
     Finishing a drill is one review of its card. When standard input is not a terminal, each
-    step reads one line (scripted mode).
+    step (or, with --timed and --rapid, each answer) reads one line (scripted mode).
 
-    Example: attnquiz drill 15 softmax-jacobian
+    Example: attnquiz drill 15 softmax-jacobian; attnquiz drill 15 --rapid
     """
     from engine.commands.drill import run_drill
 
-    raise typer.Exit(run_drill(set_name, name, timed, data_dir))
+    raise typer.Exit(run_drill(set_name, name, timed, data_dir, rapid=rapid, seed=seed))
 
 
 @app.command()
@@ -278,7 +288,7 @@ def optimize(
 ) -> None:
     """Fit FSRS parameters to your own review history and use them from then on.
 
-    Needs the optional extra: pip install 'attnquiz[optimize]' (it brings torch).
+    Needs the optional extra: pip install 'attnquiz\\[optimize]' (it brings torch).
 
     Example: attnquiz optimize
     """

@@ -6,6 +6,8 @@ the program never depends on the fsrs classes and the golden tests can pin exact
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import IntEnum
@@ -67,8 +69,31 @@ class CardState:
         return self.fails >= LEECH_FAILS
 
 
+def check_parameters(values: Sequence[float]) -> tuple[float, ...]:
+    """The values as an FSRS parameter vector, or ValueError saying what is wrong with them.
+
+    Fitted or stored vectors pass through here before any card is scheduled with them: the
+    right length, finite numbers, and within the bounds the fsrs scheduler accepts.
+    """
+    if len(values) != len(DEFAULT_PARAMETERS):
+        raise ValueError(f"expected {len(DEFAULT_PARAMETERS)} parameters, got {len(values)}")
+    vector = []
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"parameter w{index} is not a number: {value!r}")
+        if not math.isfinite(value):
+            raise ValueError(f"parameter w{index} is not finite: {value}")
+        vector.append(float(value))
+    try:
+        Scheduler(parameters=vector)
+    except ValueError as exc:
+        first = str(exc).splitlines()[-1].strip()
+        raise ValueError(f"the fsrs scheduler refuses them: {first}") from exc
+    return tuple(vector)
+
+
 class Scheduling:
-    """An FSRS scheduler with the learner's desired retention (and, later, their parameters)."""
+    """An FSRS scheduler with the learner's desired retention and parameters (default or fitted)."""
 
     def __init__(
         self,
@@ -80,7 +105,7 @@ class Scheduling:
         if not 0.7 <= desired_retention <= 0.99:
             raise ValueError("desired retention must be between 0.70 and 0.99")
         self._fsrs = Scheduler(
-            parameters=parameters or DEFAULT_PARAMETERS,
+            parameters=DEFAULT_PARAMETERS if parameters is None else parameters,
             desired_retention=desired_retention,
             enable_fuzzing=fuzz,
         )
@@ -88,6 +113,10 @@ class Scheduling:
     @property
     def desired_retention(self) -> float:
         return float(self._fsrs.desired_retention)
+
+    @property
+    def parameters(self) -> tuple[float, ...]:
+        return tuple(float(w) for w in self._fsrs.parameters)
 
     def review(self, card: CardState, grade: Grade, now: datetime) -> CardState:
         """The card's state after being rated `grade` at `now` (an aware datetime)."""

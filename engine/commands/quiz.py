@@ -8,8 +8,8 @@ from pathlib import Path
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
 from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
-from engine.schedule import Scheduling
 from engine.session import ReviewSession
+from engine.store.parameters import scheduling_for
 from engine.ui.loop import Frontend, run_review
 from engine.ui.summary import print_summary
 
@@ -34,6 +34,8 @@ def run_quiz(
         from engine.errors import UsageError
 
         raise UsageError(f"no item of set {set_name} has the tag {unknown[0]!r}")
+    # The learner's fitted FSRS parameters, if `attnquiz optimize` stored some.
+    scheduling = scheduling_for(store, retention)
     scripted = not sys.stdin.isatty()
     frontend: Frontend
     console = None
@@ -48,7 +50,7 @@ def run_quiz(
         console = make_console()
         frontend = InteractiveFrontend(console)
     session = ReviewSession(
-        store, qset, Scheduling(retention), clock, new_per_day=new_per_day, cram=cram, tags=tags
+        store, qset, scheduling, clock, new_per_day=new_per_day, cram=cram, tags=tags
     )
     code = EXIT_OK
     try:

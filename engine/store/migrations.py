@@ -134,3 +134,27 @@ def _timed_drills(db: sqlite3.Connection) -> None:
         CREATE INDEX timed_parts_by_part ON timed_parts (part, status, duration_ms);
         """,
     )
+
+
+@migration("0003_fsrs_parameters")
+def _fsrs_parameters(db: sqlite3.Connection) -> None:
+    # The history of the FSRS parameters: one row per fit, and one per return to the defaults
+    # (`source = 'default'`, no vector). The newest row is the one in use; nothing is deleted.
+    # `parameters` is a JSON array of floats; the losses are the optimizer's log loss on the
+    # reviews it was fitted to, with the parameters before and after.
+    _run_script(
+        db,
+        """
+        CREATE TABLE fsrs_parameters (
+            id INTEGER PRIMARY KEY,
+            chosen INTEGER NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('fitted', 'default')),
+            parameters TEXT,
+            reviews_used INTEGER,
+            cards_used INTEGER,
+            loss_before REAL,
+            loss_after REAL,
+            fsrs_version TEXT
+        )
+        """,
+    )

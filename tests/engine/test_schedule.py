@@ -1,10 +1,18 @@
 """The FSRS wrapper gives the intervals the fsrs reference implementation publishes."""
 
+import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engine.schedule import CardState, Grade, Phase, Scheduling
+from engine.schedule import (
+    DEFAULT_PARAMETERS,
+    CardState,
+    Grade,
+    Phase,
+    Scheduling,
+    check_parameters,
+)
 
 G, A = Grade.GOOD, Grade.AGAIN
 
@@ -73,3 +81,48 @@ def test_ratings_parse_from_numbers_names_and_initials(text: str, grade: Grade) 
 @pytest.mark.parametrize("text", ["", "0", "5", "goodish", "x", "3 4"])
 def test_other_text_is_no_rating(text: str) -> None:
     assert Grade.parse(text) is None
+
+
+# A learner who remembers new cards far longer than FSRS's defaults assume: larger initial
+# stabilities w0-w3, every one within the bounds fsrs accepts.
+SLOW_FORGETTER = (1.5, 4.0, 9.0, 20.0, *DEFAULT_PARAMETERS[4:])
+
+
+def test_fitted_parameters_change_the_intervals() -> None:
+    ratings = [G, G, G, G]
+    default, _ = intervals(ratings, Scheduling(fuzz=False))
+    fitted, _ = intervals(ratings, Scheduling(fuzz=False, parameters=SLOW_FORGETTER))
+    assert fitted != default
+    assert fitted[2] > default[2]  # remembers longer, so waits longer
+    assert Scheduling(parameters=SLOW_FORGETTER).parameters == SLOW_FORGETTER
+
+
+def test_a_new_cards_first_stability_is_the_parameter_of_its_rating() -> None:
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    s = Scheduling(fuzz=False, parameters=SLOW_FORGETTER)
+    for grade in Grade:
+        card = s.review(CardState(), grade, now)
+        assert card.stability == pytest.approx(SLOW_FORGETTER[grade - 1])
+
+
+def test_default_parameters_pass_the_check_unchanged() -> None:
+    assert check_parameters(list(DEFAULT_PARAMETERS)) == tuple(DEFAULT_PARAMETERS)
+    assert Scheduling().parameters == tuple(DEFAULT_PARAMETERS)
+
+
+@pytest.mark.parametrize(
+    ("vector", "problem"),
+    [
+        (DEFAULT_PARAMETERS[:-1], "expected 21 parameters, got 20"),
+        ((*DEFAULT_PARAMETERS, 0.1), "expected 21 parameters, got 22"),
+        ((math.nan, *DEFAULT_PARAMETERS[1:]), "w0 is not finite"),
+        ((*DEFAULT_PARAMETERS[:5], math.inf, *DEFAULT_PARAMETERS[6:]), "w5 is not finite"),
+        (("0.2", *DEFAULT_PARAMETERS[1:]), "w0 is not a number"),
+        ((*DEFAULT_PARAMETERS[:3], 500.0, *DEFAULT_PARAMETERS[4:]), "refuses them"),
+    ],
+)
+def test_unusable_parameter_vectors_are_refused_with_the_reason(
+    vector: tuple[object, ...], problem: str
+) -> None:
+    with pytest.raises(ValueError, match=problem):
+        check_parameters(vector)  # type: ignore[arg-type]
