@@ -10,7 +10,7 @@ from engine.commands.context import load_with_store
 from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
 from engine.session import ReviewSession
 from engine.store.parameters import scheduling_for
-from engine.ui.loop import Frontend, run_review
+from engine.ui.loop import AnswerMark, Frontend, run_review
 from engine.ui.summary import print_summary
 
 
@@ -53,17 +53,19 @@ def run_quiz(
         store, qset, scheduling, clock, new_per_day=new_per_day, cram=cram, tags=tags
     )
     code = EXIT_OK
+    # Filled as the learner answers, so the chart of the session also shows after Ctrl-C.
+    answers: list[AnswerMark] = []
     try:
         if console is not None:
             console.print(f"[bold]{qset.title}[/] · set {qset.name}" + (" · cram" if cram else ""))
-        run_review(session, frontend)
+        run_review(session, frontend, answers)
     except (KeyboardInterrupt, EOFError) as exc:
         code = EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_OK
     finally:
         summary = session.finish()
         store.close()
         close_checker()  # also after Ctrl-C; atexit would too, this is just sooner
-    print_summary(console, summary, clock())
+    print_summary(console, summary, clock(), answers)
     if code == EXIT_INTERRUPTED:
         print("interrupted: every answer so far is saved", file=sys.stderr)
     return code

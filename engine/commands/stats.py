@@ -1,34 +1,55 @@
-"""`attnquiz stats SET [--json]`."""
+"""`attnquiz stats SET [--json]`: counts, then pictures: the due forecast, retention over
+time, strength per tag."""
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
+from engine.schedule import Scheduling
 from engine.stats import SetStats, set_stats
+from engine.store.parameters import ParametersInUse, parameters_in_use
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def run_stats(set_name: str, as_json: bool, retention: float, data_dir: Path | None) -> int:
     now = make_clock()()
     qset, store = load_with_store(set_name, data_dir)
     try:
-        stats = set_stats(store, qset, now, retention)
+        # Recall is predicted with the parameters the learner's sessions use.
+        in_use = parameters_in_use(store)
+        scheduling = Scheduling(retention, parameters=in_use.parameters)
+        stats = set_stats(store, qset, now, retention, scheduling)
     finally:
         store.close()
     if as_json:
-        print(json.dumps(stats.to_json(), ensure_ascii=False))
+        print(
+            json.dumps({**stats.to_json(), "fsrs_parameters": in_use.to_json()}, ensure_ascii=False)
+        )
     else:
-        show(stats, now)
+        show(stats, now, in_use)
     return 0
 
 
-def show(s: SetStats, now: datetime) -> None:
+def print_chart(console: Console, chart: str, colour: bool) -> None:
+    """A chart string as drawn: its colour codes turned into rich styles, never read as markup."""
+    from rich.text import Text
+
+    console.print(Text.from_ansi(chart) if colour else Text(chart), no_wrap=True, crop=True)
+
+
+def show(s: SetStats, now: datetime, in_use: ParametersInUse) -> None:
     from rich.table import Table
 
+    from engine.ui.charts import chart_width, forecast_chart, retention_chart
     from engine.ui.console import make_console
+    from engine.ui.strength import strength_table
 
     console = make_console()
     console.print(f"[bold]{s.title}[/] (set {s.set})")
@@ -44,19 +65,28 @@ def show(s: SetStats, now: datetime) -> None:
         desired = f"desired {100 * s.desired_retention:.0f}%"
         measured = f"{100 * s.retention:.1f}% of {s.retention_reviews} ({desired})"
     counts.add_row("retention", measured, "", "")
-    if s.retired:
-        counts.add_row("retired", f"{s.retired} cards no longer in the bank (history kept)", "", "")
     console.print(counts)
-    peak = max([int(str(d["due"])) for d in s.due_per_day] + [1])
-    forecast = Table(title="due in the next week", title_justify="left", box=None)
-    forecast.add_column("day")
-    forecast.add_column("cards", justify="right")
-    forecast.add_column("")
-    for d in s.due_per_day:
-        n = int(str(d["due"]))
-        day = datetime.fromisoformat(str(d["date"])).strftime("%a %d %b")
-        forecast.add_row(day, str(n), "█" * round(30 * n / peak))
-    console.print(forecast)
+    console.print(f"FSRS parameters: {in_use.describe()}")
+    if s.retired:
+        console.print(f"retired: {s.retired} cards no longer in the bank (history kept)")
+    width = chart_width(console.width)
+    colour = console.is_terminal and not console.no_color
+    console.print()
+    if any(d.due for d in s.forecast):
+        print_chart(console, forecast_chart(s.forecast, width=width, colour=colour), colour)
+    else:
+        waiting = f"; {s.new} new cards wait for `attnquiz quiz {s.set}`" if s.new else ""
+        console.print(f"no card is due in the next {len(s.forecast) - 1} days{waiting}")
+    console.print()
+    retention = retention_chart(
+        s.retention_history, s.desired_retention, s.retention_period, width=width, colour=colour
+    )
+    print_chart(console, retention, colour)
+    console.print()
+    if any(t.introduced for t in s.tags):
+        console.print(strength_table(s.tags, s.desired_retention))
+    elif s.tags:
+        console.print(f"strength per tag: no card of its {len(s.tags)} tags reviewed yet")
     if s.leeches:
         console.print(
             "[yellow]leeches[/] (missed often; reread or rewrite): "

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine.session import Summary
 from engine.ui.describe import when
+from engine.ui.loop import AnswerMark
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
-def print_summary(console: Console | None, summary: Summary, now: datetime) -> None:
-    """Plain lines for scripts (no console), a styled block on a terminal."""
+def print_summary(
+    console: Console | None,
+    summary: Summary,
+    now: datetime,
+    answers: Sequence[AnswerMark] = (),
+) -> None:
+    """Plain lines for scripts (no console); on a terminal a styled block, with a small chart of
+    the session when its `answers` are given."""
     if summary.reviewed == 0:
         line = "nothing reviewed"
     else:
@@ -29,5 +37,9 @@ def print_summary(console: Console | None, summary: Summary, now: datetime) -> N
             print(f"new leeches: {', '.join(summary.leeches)}", flush=True)
         return
     console.print(f"\n[bold]Session done[/]: {line}\n{nxt}")
+    if answers:
+        from engine.ui.session_chart import session_chart
+
+        console.print(session_chart(answers, console.width))
     if summary.leeches:
         console.print(f"[yellow]new leeches:[/] {', '.join(summary.leeches)}")
