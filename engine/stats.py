@@ -212,8 +212,10 @@ def retention_history(
     else:
         period = "week"
         monday = today - timedelta(days=today.weekday())
-        starts = [monday - timedelta(weeks=k) for k in reversed(range(RETENTION_WEEKS))]
         step = timedelta(weeks=1)
+        # The last RETENTION_WEEKS weeks, but none that ended before the first review.
+        starts = [monday - k * step for k in reversed(range(RETENTION_WEEKS))]
+        starts = [s for s in starts if s + step > first_day]
     bounds = [[to_ms(local_midnight(s)), to_ms(local_midnight(s + step))] for s in starts]
     # One query: each period joins its own range of the (set_name, reviewed_at) index.
     rows = store.db.execute(

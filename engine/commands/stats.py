@@ -17,6 +17,9 @@ from engine.store.parameters import ParametersInUse, parameters_in_use
 if TYPE_CHECKING:
     from rich.console import Console
 
+# The most-missed leeches shown by name; `list` and --json have them all.
+SHOWN_LEECHES = 8
+
 
 def run_stats(set_name: str, as_json: bool, retention: float, data_dir: Path | None) -> int:
     now = make_clock()()
@@ -90,7 +93,12 @@ def show(s: SetStats, now: datetime, in_use: ParametersInUse) -> None:
     if s.leeches:
         console.print(
             "[yellow]leeches[/] (missed often; reread or rewrite): "
-            + ", ".join(f"{leech['id']} ({leech['fails']}×)" for leech in s.leeches)
+            + ", ".join(f"{leech['id']} ({leech['fails']}×)" for leech in s.leeches[:SHOWN_LEECHES])
+            + (
+                f" and {len(s.leeches) - SHOWN_LEECHES} more"
+                if len(s.leeches) > SHOWN_LEECHES
+                else ""
+            )
         )
     if s.next_due:
         from engine.ui.describe import when

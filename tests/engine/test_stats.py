@@ -183,6 +183,19 @@ def test_a_long_history_gives_retention_per_week_for_the_last_twelve(store_home:
         assert (nineteen_ago.reviews, nineteen_ago.correct) == (1, 0)
 
 
+def test_weekly_retention_starts_at_the_week_of_the_first_review(store_home: Path) -> None:
+    store, qset = open_store(store_home), open_set("demo", store_home)
+    first = NOW - timedelta(days=40)
+    review_at(store, "recall-one", Grade.GOOD, first)
+    review_at(store, "recall-one", Grade.GOOD, NOW - timedelta(days=10))
+    stats = set_stats(store, qset, NOW, 0.9)
+    starts = [date.fromisoformat(p.period_start) for p in stats.retention_history]
+    assert stats.retention_period == "week" and len(starts) < RETENTION_WEEKS
+    # No empty weeks from before the learner began: the first one holds the first review.
+    assert starts[0] <= local_day(first) < starts[0] + WEEK
+    assert starts[-1] <= local_day(NOW) < starts[-1] + WEEK
+
+
 def test_strength_per_tag_averages_fsrs_recall_over_introduced_cards(store_home: Path) -> None:
     store, qset = open_store(store_home), open_set("demo", store_home)
     rate(store, "recall-one", Grade.EASY, NOW - timedelta(days=40))  # long unreviewed: weak
