@@ -13,7 +13,7 @@ from engine.schedule import Grade
 from engine.session import Outcome, Question, ReviewSession, grade_answer
 from engine.ui.describe import COMMANDS_HELP, interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
-from engine.ui.prompt_text import render_prompt
+from engine.ui.prompt_text import reflow, render_prompt
 
 GRADE_STYLE = {Grade.AGAIN: "red", Grade.HARD: "yellow", Grade.GOOD: "green", Grade.EASY: "cyan"}
 
@@ -59,7 +59,8 @@ class InteractiveFrontend:
             if text in {":u", ":undo"}:
                 return Undo()
             if text in {":h", ":hint"}:
-                self.console.print(f"[yellow]hint:[/] {item.hint or 'no hint for this one'}")
+                hint_text = reflow(item.hint) if item.hint else "no hint for this one"
+                self.console.print(Text.assemble(("hint: ", "yellow"), hint_text))
                 continue
             if text.startswith(":"):
                 self.console.print(f"[dim]{COMMANDS_HELP}[/]")
@@ -89,7 +90,7 @@ class InteractiveFrontend:
     def _reveal(self, item: Item) -> None:
         parts: list[RenderableType] = [Text.assemble(("answer: ", "bold"), shown_answer(item))]
         if item.explanation:
-            parts.append(Text(item.explanation.rstrip(), style="dim"))
+            parts.append(render_prompt(item.explanation, style="dim"))
         self.console.print(Panel(Group(*parts), border_style="green"))
 
     def _choose_grade(

@@ -1,4 +1,10 @@
-"""Render a card's prompt: text as written, fenced code blocks highlighted."""
+"""Render a card's text: prose reflowed to the terminal, fenced code blocks highlighted.
+
+Bank authors wrap their prose at the file's width; the terminal has its own. A single line break
+inside a paragraph is therefore a space, except where the layout means something: before a blank
+line, an indented line (code, a matrix laid out by rows) or a list item, and after an indented
+line.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +14,41 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 _FENCE = re.compile(r"```(\w*)\n(.*?)```", re.S)
+_LIST_ITEM = re.compile(r"(?:[-*•]|\d+[.)])\s")
 
 
-def render_prompt(prompt: str) -> RenderableType:
+def reflow(text: str) -> str:
+    """Join the lines of each paragraph, keeping the line breaks that carry layout."""
+    lines = text.strip("\n").split("\n")
+    out: list[str] = []
+    for line in lines:
+        keep_break = (
+            not out
+            or not out[-1].strip()
+            or not line.strip()
+            or line[:1].isspace()
+            or out[-1][:1].isspace()
+            or _LIST_ITEM.match(line) is not None
+        )
+        if keep_break:
+            out.append(line.rstrip())
+        else:
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+    return "\n".join(out)
+
+
+def render_prompt(prompt: str, style: str = "") -> RenderableType:
     parts: list[RenderableType] = []
     pos = 0
     for match in _FENCE.finditer(prompt):
         before = prompt[pos : match.start()].strip("\n")
         if before:
-            parts.append(Text(before))
+            parts.append(Text(reflow(before), style=style))
         from rich.syntax import Syntax  # pygments is slow to import: only when a prompt has code
 
         parts.append(Syntax(match.group(2).rstrip(), match.group(1) or "python", theme="ansi_dark"))
         pos = match.end()
     rest = prompt[pos:].strip("\n")
     if rest:
-        parts.append(Text(rest))
+        parts.append(Text(reflow(rest), style=style))
     return Group(*parts)
