@@ -105,7 +105,7 @@ def _load_item(
 
 def _deep_check(item: Item) -> list[str]:
     try:
-        return item.check_bank()
+        return item.check_bank() + item.check_stated()
     except Exception as exc:  # an author's answer must never crash lint
         return [f"cannot check the stated answer: {exc}"]
 

@@ -6,6 +6,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from engine.cards.claims import StatedValue
 from engine.verdict import Verdict
 
 ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")]
@@ -33,6 +34,8 @@ class Item(BaseModel):
     tags: tuple[Tag, ...] = ()
     hint: Text | None = None
     explanation: Text | None = None
+    # Numbers quoted in the prompt or explanation, each with the computation that gives it.
+    stated: tuple[StatedValue, ...] = ()
     # Line of the item in its bank, for messages; set by the loader, never written by authors.
     line: int = Field(default=0, exclude=True)
 
@@ -56,6 +59,10 @@ class Item(BaseModel):
     def check_bank(self) -> list[str]:
         """Author-facing problems beyond the schema (e.g. an answer that does not parse)."""
         return []
+
+    def check_stated(self) -> list[str]:
+        """Every number the item quotes, recomputed: what was typed and what the kernel gives."""
+        return [p for claim in self.stated if (p := claim.problem()) is not None]
 
 
 def register_kind(cls: type[Item]) -> type[Item]:

@@ -9,7 +9,7 @@ checking modules import SymPy, so they are imported inside those methods, never 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -88,11 +88,21 @@ class NumberItem(TypedItem):
     abs_tol: Annotated[float, Field(ge=0)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
     unit: str | None = None
+    # How the answer is worked out: a computation of the catalogue and its inputs. Lint
+    # recomputes it, so a mistyped answer is reported with the value the kernel gives.
+    compute: str | None = None
+    inputs: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _needs_tolerance(self) -> NumberItem:
+    def _well_formed(self) -> NumberItem:
         if self.abs_tol is None and self.rel_tol is None:
             raise ValueError("a number item needs abs_tol or rel_tol (how close is right)")
+        if self.compute is None and self.inputs:
+            raise ValueError("inputs are given but no compute names the computation they feed")
+        if self.compute is not None:
+            from engine.cards.catalogue import computation_named
+
+            computation_named(self.compute).validate(self.inputs)
         return self
 
     def expected_value(self) -> float:
@@ -139,10 +149,19 @@ class NumberItem(TypedItem):
 
     def check_bank_in_process(self) -> list[str]:
         try:
-            self.expected_value()
+            value = self.expected_value()
         except (AnswerError, ValueError) as exc:
             return [f"answer {self.answer!r} is not a number: {exc}"]
         problems = []
+        if self.compute is not None:
+            from engine.cards.claims import recomputed_problem
+
+            typed = self.answer if isinstance(self.answer, str) else f"{self.answer:g}"
+            what = "the answer is" if typed == f"{value:g}" else f"the answer {typed} is"
+            wrong = recomputed_problem(
+                what, value, self.compute, self.inputs, self.abs_tol, self.rel_tol
+            )
+            problems += [wrong] if wrong else []
         for mistake in self.mistakes:
             try:
                 if self.grade_in_process(mistake.answer).correct:

@@ -1,12 +1,19 @@
-"""The variance facts of set 15, re-derived independently with sympy.stats at small d_k."""
+"""The variance facts of set 15, re-derived with sympy.stats: at d_k = 1..4 by brute force, and
+for every d_k by linearity from the moments of a single term q_a k_a."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 import sympy
-from sympy.stats import E, Normal, variance
+from sympy.stats import E, Normal, covariance, variance
 
-from engine.checking.expression import check_expression
+from tests.engine.cards.bank_answers import by_name, item_15, stated_formula
+
+D_K = sympy.Symbol("d_k", positive=True, integer=True)
+C = sympy.Symbol("c", positive=True)
+SOME_C = sympy.Integer(3)  # a concrete divisor keeps the brute-force variances fast
 
 
 def dot_of_normals(d: int) -> sympy.Expr:
@@ -15,25 +22,76 @@ def dot_of_normals(d: int) -> sympy.Expr:
     return sum((qa * ka for qa, ka in zip(q, k, strict=True)), sympy.Integer(0))
 
 
-@pytest.mark.parametrize("d", [1, 2, 3])
-def test_mean_and_variance_of_the_dot_product_at_small_d(d: int) -> None:
+@cache
+def small_d_facts(d: int) -> dict[str, sympy.Expr]:
+    """The five facts for a concrete d (and c = 3), straight from the distribution of q · k."""
     x = dot_of_normals(d)
-    assert sympy.simplify(E(x)) == 0  # mean-dot: 0
-    assert sympy.simplify(variance(x)) == d  # var-dot: d_k
-    assert sympy.simplify(variance(x / sympy.sqrt(d))) == 1  # var-scaled: 1
+    var = variance(x)
+    return {
+        "mean-dot": E(x),
+        "var-dot": var,
+        "std-dot": sympy.sqrt(var),
+        "var-scaled": variance(x / sympy.sqrt(d)),
+        "var-scaled-by-c": variance(x / SOME_C),
+    }
 
 
-@pytest.mark.parametrize(
-    ("answer", "fact"),
-    [("0", "mean"), ("d_k", "variance"), ("sqrt(d_k)", "std"), ("1", "scaled variance")],
-)
-def test_the_bank_answers_match_the_general_formulas(answer: str, fact: str) -> None:
-    # The general proof by linearity: Var(Σ_a q_a k_a) = Σ_a E[q_a²] E[k_a²] = d_k.
-    d = sympy.Symbol("d_k", positive=True, integer=True)
-    general = {"mean": 0, "variance": d, "std": sympy.sqrt(d), "scaled variance": d / d}[fact]
-    verdict = check_expression(str(general), answer, positive=["d_k"], integer=["d_k"])
-    assert verdict.correct, verdict
+def general_facts() -> dict[str, sympy.Expr]:
+    """The same facts for a symbolic d_k, by linearity.
+
+    E[Σ_a t_a] = Σ_a E[t_a], and Var(Σ_a t_a) = Σ_a Var(t_a) + Σ_{a≠b} Cov(t_a, t_b) for the
+    terms t_a = q_a k_a; sympy.stats gives one term's mean and variance and the covariance of
+    two different terms, and a scalar c comes out of a variance squared.
+    """
+    qa, ka, qb, kb = (Normal(name, 0, 1) for name in ("qa", "ka", "qb", "kb"))
+    term_mean, term_var = E(qa * ka), variance(qa * ka)
+    cross = covariance(qa * ka, qb * kb)
+    a = sympy.Symbol("a", integer=True)
+    mean = sympy.Sum(term_mean, (a, 1, D_K)).doit()
+    var = sympy.Sum(term_var, (a, 1, D_K)).doit() + (D_K**2 - D_K) * cross
+    z = Normal("z", 0, 1)
+    factor = sympy.simplify(variance(z / C) / variance(z))  # 1 / c²
+    return {
+        "mean-dot": mean,
+        "var-dot": var,
+        "std-dot": sympy.sqrt(var),
+        "var-scaled": var * factor.subs(C, sympy.sqrt(D_K)),
+        "var-scaled-by-c": var * factor,
+    }
 
 
-def test_std_at_512_is_about_22_6() -> None:
-    assert float(sympy.sqrt(512)) == pytest.approx(22.627, abs=1e-3)
+VARIANCE_IDS = ("mean-dot", "var-dot", "std-dot", "var-scaled", "var-scaled-by-c")
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+def test_the_bank_matches_sympy_stats_at_small_d(d: int) -> None:
+    derived = small_d_facts(d)
+    for item_id in VARIANCE_IDS:
+        stated = by_name(stated_formula(item_15(item_id)), {"d_k": d, "c": SOME_C})
+        assert sympy.simplify(derived[item_id] - stated) == 0, (item_id, d)
+
+
+@pytest.mark.parametrize("item_id", VARIANCE_IDS)
+def test_the_bank_matches_the_general_proof_by_linearity(item_id: str) -> None:
+    derived = general_facts()[item_id]
+    stated = by_name(stated_formula(item_15(item_id)), {"d_k": D_K, "c": C})
+    assert sympy.simplify(derived - stated) == 0
+    assert derived.free_symbols <= {D_K, C}  # a formula for every d_k, not one case
+
+
+def test_the_general_proof_agrees_with_brute_force() -> None:
+    general = general_facts()
+    for d in (1, 2, 3, 4):
+        for item_id, value in small_d_facts(d).items():
+            assert sympy.simplify(general[item_id].subs({D_K: d, C: SOME_C}) - value) == 0
+
+
+def test_one_product_term_has_mean_0_second_moment_1_and_variance_1() -> None:
+    x, y = Normal("x", 0, 1), Normal("y", 0, 1)
+    for item_id, value in (
+        ("var-one-term", variance(x * y)),
+        ("second-moment-product", E((x * y) ** 2)),
+    ):
+        item = item_15(item_id)
+        assert item.expected_value() == pytest.approx(float(value))  # type: ignore[attr-defined]
+    assert E(x * y) == 0

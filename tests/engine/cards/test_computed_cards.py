@@ -275,7 +275,7 @@ def test_every_computation_on_the_menu_draws_reproducibly() -> None:
     rng_a, rng_b = np.random.default_rng(7), np.random.default_rng(7)
     for computation in COMPUTATIONS.values():
         example = {"scores": [1, 2], "Q": [[1, 0]], "K": [[1, 0]], "V": [[1]], "d_k": 8}
-        example |= {"T": 256, "dtype": "float32"}
+        example |= {"T": 256, "dtype": "float32", "upstream": [1, 0], "weights": [[1.0]]}
         inputs = {k: v for k, v in example.items() if k in computation.params}
         names = computation.drawable()
         assert computation.draw(rng_a, inputs, names) == computation.draw(rng_b, inputs, names)
