@@ -1,8 +1,9 @@
 """Run a learner's submission in a confined child process and talk to it over a private channel.
 
-`runner.Sandbox` is the parent side; `child` is the harness inside the sandbox; `isolation`,
-`landlock` and `limits` confine it; `protocol` and `arrays` are the wire format; `processes`
-finds and kills whatever the sandbox started; `output` keeps the tails of what it printed.
+`runner.Sandbox` is the parent side (`launch` starts the child, `channel` talks to it, `endings`
+says how it died); `child` is the harness inside the sandbox; `isolation`, `landlock` and
+`limits` confine it; `protocol` and `arrays` are the wire format; `processes` finds and kills
+whatever the sandbox started; `output` keeps the tails of what it printed.
 
 The public names load lazily: the child imports this package before it forks and must not pull
 in NumPy (which the parent side needs) at that point.

@@ -1,5 +1,7 @@
 """Checking with a hard time bound: typed answers are graded in a warm worker process.
 
+(Derivation steps go through the same worker: see `bounded_derivation`, which uses `ask`.)
+
 SymPy can run for minutes, or exhaust memory, on a tiny expression, and part of that work is in
 C code that no signal or thread can interrupt. So every SymPy step of grading runs in a child
 process (`engine.checking.worker`) that this module kills when a check overruns:
@@ -13,6 +15,7 @@ process (`engine.checking.worker`) that this module kills when a check overruns:
   is killed, a fresh worker starts in the background for the next check, and the learner gets an
   invalid verdict that says so; never a correct one.
 - The worker is killed at exit (atexit) and, on Linux, by the kernel if this process dies.
+  `worker_process.WorkerProcess` is the running worker and the pipes to it.
 
 Inside the worker itself the same calls run in-process, so nothing ever waits on itself.
 """
@@ -21,18 +24,15 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import json
 import os
-import selectors
 import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from engine.checking.worker_process import CheckerDied, CheckerTimeout, WorkerProcess
+from engine.checking.worker_wire import verdict_from_data
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -43,33 +43,24 @@ TIMEOUT_ENV = "ATTNQUIZ_CHECK_TIMEOUT"
 START_TIMEOUT_ENV = "ATTNQUIZ_CHECK_START_TIMEOUT"
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_START_TIMEOUT_S = 4.0
-# A reply longer than this is not a reply from our worker.
-MAX_REPLY_BYTES = 8 * 1024 * 1024
-# What the worker needs of the environment: one BLAS thread is plenty for 3 x 3 matrices.
-WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-# The folder that holds the `engine` package: the worker runs there, so `python -m` finds this
-# very package and never a stray `engine` or `sympy` in the user's current folder.
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
 
 _inside_worker = False
 _lock = threading.RLock()
-_worker: _WorkerProcess | None = None
+_worker: WorkerProcess | None = None
 _atexit_registered = False
-
-
-class CheckerTimeout(Exception):
-    """The worker did not answer before the deadline."""
-
-
-class CheckerDied(Exception):
-    """The worker exited, was killed, or sent something that is not a reply."""
 
 
 @dataclass(frozen=True)
 class CheckerFailure:
-    """Why a request got no answer; `message` is for the learner."""
+    """Why a request got no answer; `message` is for the learner.
+
+    `cause`: `timeout` (the check ran past its time limit and was stopped), `memory` (it needed
+    more memory than the worker may use), `start` (no worker got ready in time), `died` (the
+    worker crashed) or `failed` (the worker could not run the check).
+    """
 
     message: str
+    cause: Literal["timeout", "memory", "start", "died", "failed"] = "failed"
 
 
 # -- the public calls -----------------------------------------------------------------------------
@@ -86,7 +77,12 @@ def grade(item: TypedItem, answer: str) -> Verdict:
         return Verdict(correct=False, valid=False, feedback=f"could not check this: {exc}")
     if isinstance(reply, CheckerFailure):
         return Verdict(correct=False, valid=False, feedback=reply.message)
-    return _verdict(reply)
+    try:
+        return verdict_from_data(reply.get("verdict"))
+    except ValueError:  # Verdict refuses a correct but unreadable answer with ValueError too
+        return Verdict(
+            correct=False, valid=False, feedback="could not check this: the checker's reply was bad"
+        )
 
 
 def expected_value(item: NumberItem) -> float | None:
@@ -148,6 +144,11 @@ def start_timeout() -> float:
     return _seconds_from_env(START_TIMEOUT_ENV, DEFAULT_START_TIMEOUT_S)
 
 
+def inside_worker() -> bool:
+    """Whether this process is the worker (where checks run in-process)."""
+    return _inside_worker
+
+
 def mark_inside_worker() -> None:
     """Called by the worker: from now on, checks in this process run in-process."""
     global _inside_worker
@@ -174,6 +175,16 @@ def _ask(
     request: dict[str, Any] = {"op": op, "kind": item.kind, "item": item.model_dump(mode="json")}
     if answer is not None:
         request["answer"] = answer
+    return ask(request, timeout=timeout)
+
+
+def ask(
+    request: dict[str, Any], *, timeout: float | None = None
+) -> dict[str, Any] | CheckerFailure:
+    """Send one request to the worker and return its reply, within `timeout` (the check time-out
+    by default). A failure the worker reports is raised as the in-process check would raise it
+    (AnswerError, BankError, ValueError); a check that could not be done is a CheckerFailure.
+    """
     reply = _exchange(request, check_timeout() if timeout is None else timeout)
     if isinstance(reply, CheckerFailure):
         return reply
@@ -189,7 +200,8 @@ def _ask(
     if error == "value":
         raise ValueError(message)
     if error == "memory":
-        return CheckerFailure("could not check this: it needs too much memory; try a simpler form")
+        message = "could not check this: it needs too much memory; try a simpler form"
+        return CheckerFailure(message, cause="memory")
     return CheckerFailure(f"could not check this: the checker failed ({message})")
 
 
@@ -204,27 +216,30 @@ def _exchange(request: dict[str, Any], timeout: float) -> dict[str, Any] | Check
                 _replace(worker)
                 worker = _running_worker()
         except CheckerDied as exc:
-            return CheckerFailure(f"could not check this: the checker could not start ({exc})")
+            message = f"could not check this: the checker could not start ({exc})"
+            return CheckerFailure(message, cause="start")
         try:
             worker.wait_ready(time.monotonic() + start_timeout())
         except CheckerTimeout:
             # Still importing SymPy on a busy machine: let it finish for the next check.
             return CheckerFailure(
                 f"could not check this in time: the checker did not start within "
-                f"{start_timeout():g} s; try again"
+                f"{start_timeout():g} s; try again",
+                cause="start",
             )
         except CheckerDied:
-            return CheckerFailure(_died(worker, restart=True))
+            return CheckerFailure(_died(worker, restart=True), cause="died")
         try:
             return worker.exchange(request, time.monotonic() + timeout)
         except CheckerTimeout:
             _replace(worker)
             return CheckerFailure(
                 f"could not check this in time: checking took longer than {timeout:g} s and "
-                "was stopped; try a simpler form of your answer"
+                "was stopped; try a simpler form of your answer",
+                cause="timeout",
             )
         except CheckerDied:
-            return CheckerFailure(_died(worker, restart=True))
+            return CheckerFailure(_died(worker, restart=True), cause="died")
         except BaseException:
             # Ctrl-C (or anything else) mid-request: the reply would come to nobody.
             worker.kill()
@@ -232,32 +247,7 @@ def _exchange(request: dict[str, Any], timeout: float) -> dict[str, Any] | Check
             raise
 
 
-def _verdict(reply: dict[str, Any]) -> Verdict:
-    fields = reply.get("verdict")
-    try:
-        if not isinstance(fields, dict):
-            raise TypeError("no verdict")
-        return Verdict(
-            correct=_typed(fields, "correct", bool),
-            valid=_typed(fields, "valid", bool),
-            interpreted_as=_typed(fields, "interpreted_as", str),
-            feedback=_typed(fields, "feedback", str),
-            score=float(_typed(fields, "score", int | float)),
-        )
-    except (TypeError, ValueError):
-        return Verdict(
-            correct=False, valid=False, feedback="could not check this: the checker's reply was bad"
-        )
-
-
-def _typed(fields: dict[str, Any], name: str, kind: Any) -> Any:
-    value = fields.get(name)
-    if not isinstance(value, kind):
-        raise TypeError(f"{name} is not {kind}")
-    return value
-
-
-def _died(worker: _WorkerProcess, *, restart: bool) -> str:
+def _died(worker: WorkerProcess, *, restart: bool) -> str:
     code = worker.kill()
     if restart:
         _replace(worker)
@@ -270,13 +260,13 @@ def _died(worker: _WorkerProcess, *, restart: bool) -> str:
     return f"could not check this: the checker stopped ({how}); try again or a simpler form"
 
 
-def _running_worker() -> _WorkerProcess:
+def _running_worker() -> WorkerProcess:
     global _worker, _atexit_registered
     if _worker is not None and _worker.owner != os.getpid():
         _worker = None  # inherited through fork: it belongs to the parent
     if _worker is None:
         try:
-            _worker = _WorkerProcess()
+            _worker = WorkerProcess()
         except OSError as exc:  # no Python to run, no processes left, ...
             raise CheckerDied(str(exc)) from None
         if not _atexit_registered:
@@ -285,7 +275,7 @@ def _running_worker() -> _WorkerProcess:
     return _worker
 
 
-def _replace(worker: _WorkerProcess) -> None:
+def _replace(worker: WorkerProcess) -> None:
     """Kill `worker` and start a fresh one right away, so it is warm for the next check."""
     global _worker
     worker.kill()
@@ -302,128 +292,3 @@ def _seconds_from_env(name: str, default: float) -> float:
     except ValueError:
         return default
     return value if 0 < value < 3600 else default
-
-
-# -- the process ----------------------------------------------------------------------------------
-class _WorkerProcess:
-    """One running worker and the pipes to it."""
-
-    def __init__(self) -> None:
-        env = {**WORKER_ENV, **os.environ}
-        debug = bool(os.environ.get("ATTNQUIZ_DEBUG"))
-        self.owner = os.getpid()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "engine.checking.worker", "--parent", str(self.owner)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=None if debug else subprocess.DEVNULL,
-            cwd=PACKAGE_ROOT,
-            env=env,
-            close_fds=True,
-            # Its own session: Ctrl-C at the terminal goes to us, not to it, and killing its
-            # process group kills anything it might have started.
-            start_new_session=True,
-        )
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self._to_worker = self.process.stdin
-        self._from_worker = self.process.stdout
-        os.set_blocking(self._to_worker.fileno(), False)
-        os.set_blocking(self._from_worker.fileno(), False)
-        self._received = bytearray()
-        self._ready = False
-        self._next_id = 0
-        self._dead = False
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def exited(self) -> bool:
-        return self.owner == os.getpid() and self.process.poll() is not None
-
-    def wait_ready(self, deadline: float) -> None:
-        while not self._ready:
-            message = self._read_message(deadline)
-            self._ready = message.get("ready") is True
-
-    def exchange(self, request: dict[str, Any], deadline: float) -> dict[str, Any]:
-        self._next_id += 1
-        request_id = self._next_id
-        line = json.dumps({**request, "id": request_id}, ensure_ascii=True).encode() + b"\n"
-        self._write(line, deadline)
-        while True:
-            message = self._read_message(deadline)
-            if message.get("id") == request_id:
-                return message
-
-    def kill(self) -> int | None:
-        """Kill the worker's whole process group and reap it; its exit code (None if unknown)."""
-        if self.owner != os.getpid():
-            return None
-        if not self._dead:
-            self._dead = True
-            if self.process.returncode is None:
-                try:
-                    if hasattr(os, "killpg"):
-                        # The group id is the worker's pid (a new session), and stays reserved
-                        # until the worker is reaped below, so this never hits a stranger.
-                        os.killpg(self.process.pid, signal.SIGKILL)
-                    else:  # pragma: no cover - Windows
-                        self.process.kill()
-                except (ProcessLookupError, PermissionError):
-                    pass
-            with contextlib.suppress(subprocess.TimeoutExpired):  # only if stuck in the kernel
-                self.process.wait(timeout=10)
-            for stream in (self._to_worker, self._from_worker):
-                with contextlib.suppress(OSError):
-                    stream.close()
-        return self.process.returncode
-
-    def _write(self, data: bytes, deadline: float) -> None:
-        view = memoryview(data)
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._to_worker.fileno(), selectors.EVENT_WRITE)
-            while view:
-                if not selector.select(self._remaining(deadline)):
-                    continue
-                try:
-                    written = os.write(self._to_worker.fileno(), view)
-                except BlockingIOError:
-                    continue
-                except (BrokenPipeError, OSError) as exc:
-                    raise CheckerDied(str(exc)) from None
-                view = view[written:]
-
-    def _read_message(self, deadline: float) -> dict[str, Any]:
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._from_worker.fileno(), selectors.EVENT_READ)
-            while b"\n" not in self._received:
-                if not selector.select(self._remaining(deadline)):
-                    continue
-                try:
-                    chunk = os.read(self._from_worker.fileno(), 65536)
-                except BlockingIOError:
-                    continue
-                except OSError as exc:
-                    raise CheckerDied(str(exc)) from None
-                if not chunk:
-                    raise CheckerDied("the checker closed its output")
-                self._received += chunk
-                if len(self._received) > MAX_REPLY_BYTES:
-                    raise CheckerDied("the checker sent an overlong reply")
-        line, _, rest = bytes(self._received).partition(b"\n")
-        self._received = bytearray(rest)
-        try:
-            message = json.loads(line)
-        except ValueError:
-            raise CheckerDied("the checker sent something that is not JSON") from None
-        if not isinstance(message, dict):
-            raise CheckerDied("the checker sent something that is not a reply")
-        return message
-
-    @staticmethod
-    def _remaining(deadline: float) -> float:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise CheckerTimeout
-        return remaining

@@ -1,9 +1,7 @@
 """Expectation and variance of polynomials in independent standard normal vector components.
 
 The derivation drills reason about q·k where q and k are independent vectors whose components
-q_a, k_a are i.i.d. N(0, 1). Here such a random quantity is a `RandomPolynomial`: a sum of
-deterministic coefficients times terms, where a term is a product of components at one fixed
-index (`free`, such as q_a² k_a) and of full sums over an index (`bound`, such as Σ_a q_a k_a).
+q_a, k_a are i.i.d. N(0, 1): such a quantity is a `RandomPolynomial` (see `random_polynomial`).
 `Lowering` turns a SymPy expression with `E(...)`, `Var(...)`, indexed sums and dot products
 into that form, and reduces every E and Var to an exact polynomial in the dimension:
 
@@ -20,13 +18,23 @@ rule the learner most likely used. `used` records the rules a lowering applied.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from engine.checking.derivation_notation import read_marker, sum_marker
-
-Monomial = tuple[int, ...]  # the power of each random vector's component, in model order
+from engine.checking.random_polynomial import (
+    CONSTANT,
+    CannotEvaluate,
+    Misconceptions,
+    Monomial,
+    RandomModel,
+    RandomPolynomial,
+    Term,
+    add,
+    double_factorial,
+    indices_of,
+    set_partitions,
+)
 
 # Bounds that keep every hostile expression cheap: powers of random quantities, factors whose
 # indices may coincide (the set partitions grow as Bell numbers), and terms in one polynomial.
@@ -34,68 +42,6 @@ MAX_RANDOM_POWER = 8
 MAX_FACTORS = 6
 MAX_TERMS = 300
 MAX_DEFINITION_DEPTH = 8
-
-
-class CannotEvaluate(Exception):
-    """The expression is readable but outside what this checker can reduce; says why."""
-
-
-@dataclass(frozen=True, order=True)
-class Term:
-    """A product of components at fixed indices (`free`) and of full sums (`bound`)."""
-
-    free: tuple[tuple[str, Monomial], ...] = ()
-    bound: tuple[Monomial, ...] = ()
-
-    def times(self, other: Term) -> Term:
-        free = dict(self.free)
-        for index, monomial in other.free:
-            mine = free.get(index, (0,) * len(monomial))
-            free[index] = tuple(a + b for a, b in zip(mine, monomial, strict=True))
-        return Term(tuple(sorted(free.items())), tuple(sorted(self.bound + other.bound)))
-
-
-CONSTANT = Term()
-RandomPolynomial = dict[Term, Any]
-
-
-@dataclass(frozen=True)
-class RandomModel:
-    """Which names are random: vectors with i.i.d. N(0, 1) components and their index ranges."""
-
-    vectors: tuple[str, ...] = ()
-    dimension: str = "d_k"
-    index_sizes: Mapping[str, str] = field(default_factory=dict)  # index -> size symbol
-
-    def component(self, name: str) -> tuple[int, str] | None:
-        """(which vector, which index) for a component name such as `q_a`, else None."""
-        vector, _, index = name.partition("_")
-        if vector in self.vectors and self.index_sizes.get(index) == self.dimension:
-            return self.vectors.index(vector), index
-        return None
-
-    def unit(self, position: int, power: int = 1) -> Monomial:
-        return tuple(power if i == position else 0 for i in range(len(self.vectors)))
-
-
-@dataclass(frozen=True)
-class Misconceptions:
-    """Wrong rules a learner may apply; all off means the correct rules."""
-
-    variance_is_linear: bool = False  # Var(cX) = c Var(X)
-    variance_ignores_constants: bool = False  # Var(cX) = Var(X)
-    variance_of_sum_as_copies: bool = False  # Var(Σ_a X_a) = d² Var(X_a)
-    nonzero_mean: bool = False  # E[q_a] = 1
-
-
-def indices_of(name: str, indices: Mapping[str, str]) -> set[str]:
-    """The indices a symbol name carries: `s_j` -> {j}, `delta_ij` -> {i, j}, `a` -> {a}."""
-    if name in indices:
-        return {name}
-    _, underscore, subscript = name.rpartition("_")
-    if underscore and subscript and all(letter in indices for letter in subscript):
-        return set(subscript)
-    return set()
 
 
 class Lowering:
@@ -352,59 +298,3 @@ class Lowering:
                 self.used.add("unit variance")
             value *= double_factorial(power - 1)
         return self.sympy.Integer(value)
-
-
-def add(left: RandomPolynomial, right: RandomPolynomial) -> RandomPolynomial:
-    total = dict(left)
-    for term, coefficient in right.items():
-        summed = total.get(term, 0) + coefficient
-        if summed == 0:
-            total.pop(term, None)
-        else:
-            total[term] = summed
-    return total
-
-
-def set_partitions(items: list[int]) -> Iterator[list[list[int]]]:
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for partition in set_partitions(rest):
-        yield [[first], *partition]
-        for i in range(len(partition)):
-            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
-
-
-def double_factorial(n: int) -> int:
-    result = 1
-    while n > 1:
-        result *= n
-        n -= 2
-    return result
-
-
-def display(polynomial: RandomPolynomial, model: RandomModel) -> Any:
-    """A SymPy expression that shows a random polynomial: Σ_a(q_a·k_a) and the like."""
-    import sympy
-
-    index = next((i for i, size in model.index_sizes.items() if size == model.dimension), "a")
-    total = sympy.Integer(0)
-    for term, coefficient in polynomial.items():
-        shown = coefficient
-        for free_index, monomial in term.free:
-            shown *= _monomial(monomial, free_index, model)
-        for monomial in term.bound:
-            inner = sympy.sstr(_monomial(monomial, index, model)).replace("*", "·")
-            shown *= sympy.Symbol(f"Σ_{index}({inner})")
-        total += shown
-    return total
-
-
-def _monomial(monomial: Monomial, index: str, model: RandomModel) -> Any:
-    import sympy
-
-    result = sympy.Integer(1)
-    for vector, power in zip(model.vectors, monomial, strict=True):
-        result *= sympy.Symbol(f"{vector}_{index}") ** power
-    return result

@@ -12,6 +12,10 @@ Protocol: JSON objects, one per line, UTF-8, on stdin (requests) and stdout (rep
   item's `model_dump(mode="json")` and KIND its `kind`. OP is `grade` (reply `{"id": N,
   "verdict": {...Verdict fields...}}`), `value` (the number an item's answer stands for, reply
   `{"id": N, "value": FLOAT}`) or `check_bank` (reply `{"id": N, "problems": [...]}`).
+- Request: `{"id": N, "op": "check_step", "previous": TEXT|null, "step": TEXT, "expected":
+  TEXT|null, "assumptions": {...}, "mistakes": [[VALUE, MESSAGE], ...]}` checks one line of a
+  derivation (`engine.checking.derivation.check_step`); reply `{"id": N, "step_verdict":
+  {...StepVerdict fields...}}`. `worker_wire` writes and reads both as plain JSON.
 - A failure is `{"id": N, "error": CODE, "message": TEXT}`: `answer` (AnswerError, the learner's
   text), `bank` (BankError, with `problems`), `value` (ValueError), `memory`, `internal`, or
   `protocol` (a request the worker does not understand).
@@ -91,6 +95,8 @@ def _run(request: dict[str, Any]) -> Reply:
     op = request.get("op")
     if op == "stall" and os.environ.get(TEST_OPS_ENV) == "1":
         _stall(str(request.get("mode", "sleep")))
+    if op == "check_step":
+        return _check_step(request)
     if op not in {"grade", "value", "check_bank"}:
         return {"error": "protocol", "message": f"unknown request {op!r}"}
     item = _item(request.get("kind"), request.get("item"))
@@ -108,6 +114,24 @@ def _run(request: dict[str, Any]) -> Reply:
             return {"error": "protocol", "message": "only number items have a value"}
         return {"value": item.expected_value()}
     return {"problems": item.check_bank_in_process()}
+
+
+def _check_step(request: dict[str, Any]) -> Reply:
+    from engine.checking.derivation import check_step
+    from engine.checking.worker_wire import request_from_data, step_verdict_to_data
+
+    try:
+        call = request_from_data(request)
+    except ValueError as exc:
+        return {"error": "protocol", "message": f"a bad check_step request: {exc}"}
+    verdict = check_step(
+        call.previous,
+        call.step,
+        expected=call.expected,
+        assumptions=call.assumptions,
+        mistakes=call.mistakes,
+    )
+    return {"step_verdict": step_verdict_to_data(verdict)}
 
 
 def _item(kind: object, data: object) -> object:
@@ -155,12 +179,15 @@ def _warm_up() -> None:
     """Import SymPy and run each checker once, so that the first real check is fast."""
     from engine.cards import registry  # noqa: F401  (loads the item kinds)
     from engine.checking import check_expression, check_number, check_shape
+    from engine.checking.derivation import Assumptions, check_step
 
     try:
         formula = "softmax(Q K^T / sqrt(d)) V"
         check_expression(formula, formula, positive=["d"], noncommutative=["Q", "K", "V"])
         check_number("sqrt(2)", 2**0.5, abs_tol=0.1)
         check_shape("(a, b)", "(a, b)")
+        scores = Assumptions(normal_vectors=("q", "k"))
+        check_step("Var(q·k)", "= Σ_a Var(q_a k_a)", expected="d_k", assumptions=scores)
     except Exception:  # a failed warm-up costs only the time it would have saved
         pass
 

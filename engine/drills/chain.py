@@ -1,7 +1,9 @@
 """Judging lines of a drill with the derivation checker, and re-checking a drill's own chain.
 
 Both the runner (a learner's line) and lint (the author's expected lines) go through here, so a
-drill that lints clean is judged by the same rules the learner meets.
+drill that lints clean is judged by the same rules the learner meets. Every line is checked in
+the warm checking worker with a hard time bound (`bounded_derivation.check_step`): a line that
+takes too long gets a "could not check this step in time" verdict, never a hung drill.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.checking.derivation import StepVerdict, check_step, split_sides
+from engine.checking.bounded_derivation import check_step
+from engine.checking.derivation_step import StepVerdict, split_sides
 from engine.drills.model import Drill, DrillStep
 from engine.errors import AnswerError, BankError
 

@@ -7,6 +7,10 @@ against the line before it by reducing E and Var to polynomials in d_k.
 import pytest
 
 from engine.checking.derivation import Assumptions, StepVerdict, check_step
+from tests.engine.checking.step_checkers import both_step_checkers  # noqa: F401  (the fixture)
+
+# Every test runs twice: in-process, and through the checking worker as the drills do.
+pytestmark = pytest.mark.usefixtures("both_step_checkers")
 
 SCORES = Assumptions(
     normal_vectors=("q", "k"),

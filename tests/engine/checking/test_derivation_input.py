@@ -9,6 +9,10 @@ from hypothesis import strategies as st
 
 from engine.checking.derivation import Assumptions, StepVerdict, check_step
 from engine.errors import BankError
+from tests.engine.checking.step_checkers import both_step_checkers  # noqa: F401  (the fixture)
+
+# Every test runs twice: in-process, and through the checking worker as the drills do.
+pytestmark = pytest.mark.usefixtures("both_step_checkers")
 
 SCORES = Assumptions(normal_vectors=("q", "k"), aliases={"d_k": ("d", "dk")})
 SOFTMAX = Assumptions(indices=("i", "j"), symbols=("s_i", "m"))

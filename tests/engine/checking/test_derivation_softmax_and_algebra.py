@@ -3,6 +3,10 @@
 import pytest
 
 from engine.checking.derivation import Assumptions, check_step
+from tests.engine.checking.step_checkers import both_step_checkers  # noqa: F401  (the fixture)
+
+# Every test runs twice: in-process, and through the checking worker as the drills do.
+pytestmark = pytest.mark.usefixtures("both_step_checkers")
 
 SOFTMAX = Assumptions(
     indices=("i", "j", "k"),

@@ -1,0 +1,160 @@
+"""Starting a sandbox: a private folder with a copy of the submission, and the boot process.
+
+The child starts as `python -I -B` in its own session, with an empty environment but for a few
+harmless variables (one thread per numeric library), in a fresh folder that holds its HOME, its
+TMPDIR and the copy of the submission. When the parent runs as root, the folder belongs to a
+private uid picked for this run, which the child switches to. The first frame the parent sends
+(`hello_header`) tells the child everything else: what to import, its limits, which folders no
+read grant may contain.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from attention_ref.sandbox import processes
+from attention_ref.sandbox.isolation import others_can_enter
+from attention_ref.sandbox.limits import Limits
+
+# Starting Python and importing NumPy is not the submission's time; it gets its own bound.
+STARTUP_SECONDS = 60.0
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[2]); "
+    "from attention_ref.sandbox.child import main; main(int(sys.argv[1]))"
+)
+_THREAD_VARIABLES = (
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMBA_NUM_THREADS",
+)
+
+
+@dataclass(frozen=True)
+class Workdir:
+    """The sandbox's private folder, the submission's copy in it, and its owner (None: us)."""
+
+    path: Path
+    submission: Path
+    uid: int | None
+
+
+def prepare_workdir(source: Path, source_text: bytes) -> Workdir:
+    """A fresh folder with `home/`, `tmp/` and a copy of the submission, owned by a private uid
+    when running as root. Nothing is left behind if preparing it fails."""
+    as_root = os.geteuid() == 0
+    base = tempfile.gettempdir()
+    if as_root and not others_can_enter(base):
+        base = "/tmp"
+    path = Path(tempfile.mkdtemp(prefix="attnquiz-sandbox-", dir=base))
+    try:
+        home, tmp = path / "home", path / "tmp"
+        home.mkdir(mode=0o700)
+        tmp.mkdir(mode=0o700)
+        copy = path / (source.stem + ".py")
+        copy.write_bytes(source_text)
+        uid = None
+        if as_root:
+            uid = processes.pick_private_uid()
+            for entry in (path, home, tmp, copy):
+                os.chown(entry, uid, uid)
+    except BaseException:
+        remove_tree(path)
+        raise
+    return Workdir(path, copy, uid)
+
+
+def spawn(workdir: Workdir) -> tuple[subprocess.Popen[bytes], socket.socket]:
+    """Start the boot process in its own session; the parent's end of the private socket."""
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(workdir.path / "home"),
+        "TMPDIR": str(workdir.path / "tmp"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        **dict.fromkeys(_THREAD_VARIABLES, "1"),
+    }
+    parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        with child_end:
+            process = subprocess.Popen(
+                [sys.executable, "-I", "-B", "-c", _BOOT, str(child_end.fileno()), PACKAGE_ROOT],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(child_end.fileno(),),
+                start_new_session=True,
+                env=env,
+                cwd=workdir.path,
+            )
+    except BaseException:
+        parent_end.close()
+        raise
+    return process, parent_end
+
+
+def hello_header(
+    workdir: Workdir, function: str, limits: Limits, protect: list[str], source: Path
+) -> dict[str, Any]:
+    """The first frame's header: everything the child needs to confine itself and import."""
+    return {
+        "kind": "hello",
+        "uid": workdir.uid,
+        "gid": workdir.uid,
+        "workdir": str(workdir.path),
+        "submission": str(workdir.submission),
+        "function": function,
+        "limits": limits.to_json(),
+        "protected": [*default_protected(source), *protect],
+        "package_root": PACKAGE_ROOT,
+        "parent_pid": os.getpid(),
+    }
+
+
+def describe_isolation(reported: dict[str, Any], uid: int | None, limits: Limits) -> dict[str, str]:
+    """What confines the sandbox: what the child reported, and what the parent adds."""
+    isolation = {str(k): str(v) for k, v in reported.items()}
+    isolation["lifetime"] = "own session; at the end its process group is SIGKILLed" + (
+        f" and every process of uid {uid} is killed" if uid else ""
+    )
+    isolation["output"] = (
+        f"stdout and stderr drained continuously, last {limits.max_output_bytes} bytes of each kept"
+    )
+    isolation["channel"] = (
+        "private socket pair; replies carry outputs only, framed with a per-run token"
+    )
+    return isolation
+
+
+def default_protected(source: Path) -> list[str]:
+    """Folders no read grant may contain: HOME, the store, the submission's own folder, cwd."""
+    from platformdirs import user_data_dir
+
+    paths = [Path.home(), Path(user_data_dir("attnquiz", appauthor=False)), source.parent]
+    if os.environ.get("ATTNQUIZ_HOME"):
+        paths.append(Path(os.environ["ATTNQUIZ_HOME"]).expanduser())
+    paths.append(Path.cwd())
+    return [str(p.resolve()) for p in paths]
+
+
+def remove_tree(path: Path) -> None:
+    try:
+        shutil.rmtree(path)
+    except OSError:
+        # The submission may have closed its own folders (chmod 000); open them up and retry.
+        for folder, _, _ in os.walk(path):
+            with contextlib.suppress(OSError):
+                os.chmod(folder, 0o700)
+        shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,71 @@
+"""Checking a derivation step with a hard time bound, in the warm checking worker.
+
+`check_step` here takes the same arguments and gives the same `StepVerdict` as
+`engine.checking.derivation.check_step`, but the work runs in the worker process of
+`engine.checking.bounded`, which is killed (and replaced in the background) when a line takes
+longer than `$ATTNQUIZ_CHECK_TIMEOUT` seconds. So a pathological line (huge powers of sums, a
+slow cancellation) costs the learner one short wait, never a hung drill or the machine's memory.
+
+A line that could not be checked, for whatever reason, is never correct: it gets an unchecked
+verdict that says so. Author errors (an unreadable expected step or definition) raise BankError
+as in-process checking does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.checking import bounded
+from engine.checking.derivation_step import Assumptions, StepVerdict, unchecked
+from engine.checking.worker_wire import StepRequest, request_to_data, step_verdict_from_data
+from engine.errors import AnswerError
+
+TIMED_OUT = "could not check this step in time ({seconds:g} s); write it more simply"
+TOO_BIG = "could not check this step: it needs too much memory; write it more simply"
+
+
+def check_step(
+    previous: str | None,
+    step: str,
+    *,
+    expected: str | None = None,
+    assumptions: Assumptions | None = None,
+    mistakes: Sequence[tuple[str, str]] = (),
+) -> StepVerdict:
+    """Check `step` as the line after `previous`, in the worker, within the check time-out.
+
+    The arguments are those of `engine.checking.derivation.check_step`.
+    """
+    if bounded.inside_worker():
+        from engine.checking import derivation
+
+        return derivation.check_step(
+            previous, step, expected=expected, assumptions=assumptions, mistakes=mistakes
+        )
+    request = StepRequest(
+        previous=previous,
+        step=step,
+        expected=expected,
+        assumptions=assumptions or Assumptions(),
+        mistakes=tuple((str(value), str(message)) for value, message in mistakes),
+    )
+    try:
+        reply = bounded.ask(request_to_data(request))
+    except AnswerError as exc:  # the worker gives verdicts on lines; this is only a safety net
+        return StepVerdict(readable=False, valid=False, reaches_expected=False, message=str(exc))
+    except ValueError as exc:  # not the learner's fault, but their line still gets a verdict
+        return unchecked(f"could not check this step: {exc}")
+    if isinstance(reply, bounded.CheckerFailure):
+        return unchecked(_failure_message(reply))
+    try:
+        return step_verdict_from_data(reply.get("step_verdict"))
+    except ValueError:
+        return unchecked("could not check this step: the checker's reply was bad")
+
+
+def _failure_message(failure: bounded.CheckerFailure) -> str:
+    if failure.cause == "timeout":
+        return TIMED_OUT.format(seconds=bounded.check_timeout())
+    if failure.cause == "memory":
+        return TOO_BIG
+    return failure.message.replace("could not check this", "could not check this step", 1)

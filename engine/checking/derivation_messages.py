@@ -1,0 +1,131 @@
+"""What the derivation checker tells the learner: the rules a step used, or why it is wrong.
+
+A valid step is answered with the rules it relied on (`NOTES`, most telling first). A step that
+changes the value is explained by the known mistakes the drill lists, then by the classic wrong
+rules (`MISCONCEPTIONS`: a dropped constant, Var(cX) = c Var(X), the variance of a sum taken as
+copies, a non-zero mean), then by the standard deviation or a constant factor it is off by.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.checking.derivation_step import Side
+from engine.checking.expression import pretty
+from engine.checking.random_polynomial import (
+    CONSTANT,
+    CannotEvaluate,
+    Misconceptions,
+    RandomPolynomial,
+)
+
+if TYPE_CHECKING:
+    from engine.checking.derivation_reader import StepReader
+
+# Classic wrong rules, tried in order on the side a wrong step started from.
+MISCONCEPTIONS = (
+    (
+        Misconceptions(variance_ignores_constants=True),
+        "a constant factor was dropped: Var(cX) = c² Var(X), so the factor still counts",
+    ),
+    (
+        Misconceptions(variance_is_linear=True),
+        "a constant comes out of a variance squared: Var(cX) = c² Var(X), "
+        "so Var(X/√{d}) = Var(X)/{d}",
+    ),
+    (
+        Misconceptions(variance_of_sum_as_copies=True),
+        "the terms of the sum are independent, so their variances add: "
+        "Var(Σ_a X_a) = Σ_a Var(X_a), which is {d} times Var(X_a), not {d}² times",
+    ),
+    (
+        Misconceptions(nonzero_mean=True),
+        "each component has mean 0, so E[q_a] E[k_a] = 0 · 0 = 0 (it is E[q_a²] that is 1)",
+    ),
+)
+
+# What a valid step relied on, most telling first.
+NOTES = {
+    "independence": "E[q_a k_a] = E[q_a] E[k_a] needs independence, which holds here",
+    "Var(cX) = c² Var(X)": "a constant comes out of a variance squared: Var(cX) = c² Var(X)",
+    "variance of a sum of independent terms": "variances of independent terms add",
+    "Var(X) = E[X²] - E[X]²": "Var(X) = E[X²] − E[X]²",
+    "zero mean": "E[q_a] = 0 for an N(0, 1) component",
+    "unit variance": "E[q_a²] = 1 for an N(0, 1) component",
+    "sum of a constant": "a sum of {d} equal terms is {d} times the term",
+    "linearity of E": "E is linear",
+    "dot product": "q·k = Σ_a q_a k_a",
+}
+MAX_NOTES = 2
+
+
+def correct_message(reader: StepReader, rules: set[str]) -> str:
+    """`correct`, with at most `MAX_NOTES` of the rules the step relied on."""
+    if "Var(X) = E[X²] - E[X]²" in rules:  # the definition, not the sum rule, was used
+        rules = rules - {"variance of a sum of independent terms"}
+    notes = [note for rule, note in NOTES.items() if rule in rules][:MAX_NOTES]
+    dimension = reader.assumptions.dimension
+    return "correct" + ("; " + "; ".join(notes) if notes else "").replace("{d}", dimension)
+
+
+def explain(
+    reader: StepReader, left: Side, right: Side, from_previous: bool, known: list[tuple[Side, str]]
+) -> str:
+    left_random = any(term != CONSTANT for term in left.value)
+    right_random = any(term != CONSTANT for term in right.value)
+    if left_random != right_random:
+        random_side, fixed_side = (left, right) if left_random else (right, left)
+        return (
+            f"{random_side.shown} is a random quantity but {fixed_side.shown} is not: "
+            "take E[...] or Var(...) of it"
+        )
+    start = (
+        "this line does not follow from the previous one"
+        if from_previous
+        else "this step changes the value"
+    )
+    left_value = reader.show_value(left.value)
+    right_value = reader.show_value(right.value)
+    head = (
+        f"{start}: {left.shown} is {left_value}, your line gives {right_value}"
+        if left.shown != left_value
+        else f"{start}: it should stay {left_value}, your line gives {right_value}"
+    )
+    hint = known_mistake(reader, right.value, known) or diagnose(reader, left, right.value, known)
+    return head + (f"; {hint}" if hint else "")
+
+
+def known_mistake(
+    reader: StepReader, given: RandomPolynomial, known: list[tuple[Side, str]]
+) -> str:
+    for wrong, message in known:
+        if reader.same(given, wrong.value):
+            return message
+    return ""
+
+
+def diagnose(
+    reader: StepReader, reference: Side, given: RandomPolynomial, known: list[tuple[Side, str]]
+) -> str:
+    """Which classic wrong rule turns `reference` into the value the learner gave, if any."""
+    import sympy
+
+    dimension = reader.assumptions.dimension
+    for misconception, message in MISCONCEPTIONS:
+        try:
+            wrong = reader.value_of(reference.expr, misconception)
+        except CannotEvaluate:
+            continue
+        if reader.same(wrong, given) and not reader.same(wrong, reference.value):
+            return message.replace("{d}", dimension)
+    if set(given) | set(reference.value) <= {CONSTANT}:
+        zero = sympy.Integer(0)
+        right, wrong_value = reference.value.get(CONSTANT, zero), given.get(CONSTANT, zero)
+        has_variance = any(str(f.func) == "Var" for f in reference.expr.atoms(sympy.Function))
+        if has_variance and right != 0 and reader.equal_scalars(wrong_value, sympy.sqrt(right)):
+            return "that is the standard deviation, √Var; the variance is its square"
+        if right != 0 and wrong_value != 0 and sympy.count_ops(wrong_value / right) < 20:
+            ratio = sympy.cancel(wrong_value / right)
+            if ratio.free_symbols <= {sympy.Symbol(dimension)} and ratio != 1:
+                return f"your value is {pretty(ratio)} times the right one"
+    return ""

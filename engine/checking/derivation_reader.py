@@ -1,0 +1,274 @@
+"""Reading the sides of a derivation step under one set of assumptions, and showing them.
+
+`StepReader` knows the names a derivation may use (the declared symbols, every member of an
+indexed family such as s_i, s_j, the Kronecker deltas, the aliases), reads a side with the safe
+reader after `derivation_notation` has rewritten E[...], Σ_a, q·k and ∂p_i/∂s_j, reduces it to a
+canonical value (`expectation.Lowering`), and shows expressions and values the way a learner
+writes them. Nothing typed is ever executed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.checking.derivation_comparison import equal_scalars, same
+from engine.checking.derivation_notation import read_marker, rewrite_derivation, sum_marker
+from engine.checking.derivation_step import Assumptions, Side, split_sides
+from engine.checking.expectation import Lowering
+from engine.checking.expression import pretty
+from engine.checking.notation import names_used, normalise
+from engine.checking.random_polynomial import (
+    CONSTANT,
+    Misconceptions,
+    RandomModel,
+    RandomPolynomial,
+    display,
+)
+from engine.checking.safe_ast import Vocabulary, build, parse_tree
+from engine.errors import AnswerError, BankError
+
+MAX_SIDES = 6
+_MARKER_NAME = re.compile(r"zz(?:dot|sum|diff)_[A-Za-z0-9_]*")
+
+
+class StepReader:
+    """Reads and reduces the sides of steps under one set of assumptions."""
+
+    def __init__(self, assumptions: Assumptions) -> None:
+        self.assumptions = a = assumptions
+        self.index_sizes = {i: a.dimension for i in a.vector_indices} | {
+            i: a.count for i in a.indices
+        }
+        self.model = RandomModel(a.normal_vectors, a.dimension, self.index_sizes)
+        self.families = self._families()
+        self.aliases = self._aliases()
+        self.rename = {
+            spelling: name for name, spellings in self.aliases.items() for spelling in spellings
+        }
+        self.family_definitions: dict[str, tuple[str, Any]] = {}
+        self.definitions: dict[str, Any] = {}
+        self.symbols = self._declared_symbols()
+        for text in a.definitions.values():
+            self.symbols |= self._names_in(text)
+        for name, text in a.definitions.items():
+            family, index = self.family_of(name)
+            try:
+                expr = self.read(text)
+            except AnswerError as error:
+                raise BankError([f"the definition of {name} cannot be read: {error}"]) from None
+            if family is not None and index is not None:
+                self.family_definitions[family] = (index, expr)
+            else:
+                self.definitions[name] = expr
+
+    # --- names ------------------------------------------------------------------------------
+
+    def family_of(self, name: str) -> tuple[str | None, str | None]:
+        """`s_j` -> ("s", "j") when j is an index; (None, None) for any other name."""
+        family, underscore, index = name.rpartition("_")
+        if underscore and index in self.index_sizes:
+            return family, index
+        return None, None
+
+    def delta_indices(self, name: str) -> str:
+        """`ij` for the Kronecker delta `delta_ij` of two indices, else an empty string."""
+        family, _, letters = name.rpartition("_")
+        if family == "delta" and len(letters) == 2 and set(letters) <= set(self.index_sizes):
+            return letters
+        return ""
+
+    def _families(self) -> set[str]:
+        names = [*self.assumptions.symbols, *self.assumptions.definitions]
+        return {f for f, _ in map(self.family_of, names) if f is not None}
+
+    def _aliases(self) -> dict[str, tuple[str, ...]]:
+        """The declared spellings, with a family's spellings given for every index."""
+        aliases: dict[str, tuple[str, ...]] = {}
+        for name, spellings in self.assumptions.aliases.items():
+            family, index = self.family_of(name)
+            if family is None or index is None:
+                aliases[name] = tuple(spellings)
+                continue
+            for other in self.index_sizes:
+                aliases[f"{family}_{other}"] = tuple(
+                    re.sub(rf"_{index}$", f"_{other}", spelling) for spelling in spellings
+                )
+        return aliases
+
+    def _declared_symbols(self) -> set[str]:
+        a = self.assumptions
+        symbols = {a.dimension, a.count, *a.normal_vectors, *a.symbols, *a.aliases}
+        symbols |= {f"{v}_{i}" for v in a.normal_vectors for i in a.vector_indices}
+        symbols |= {f"{f}_{i}" for f in self.families for i in self.index_sizes}
+        symbols |= {f"delta_{i}{j}" for i in self.index_sizes for j in self.index_sizes}
+        symbols |= set(self.aliases)
+        return {s for s in symbols if s}
+
+    def _names_in(self, text: str) -> set[str]:
+        try:
+            rewritten = self._rewrite(text)
+            return names_used(rewritten, symbols=self.symbols, aliases=self.aliases)
+        except AnswerError:
+            return set()
+
+    def vocabulary(self, extra: set[str]) -> Vocabulary:
+        a = self.assumptions
+        return Vocabulary(
+            symbols=frozenset(self.symbols | extra),
+            positive=frozenset({a.dimension, a.count, *a.positive}),
+            integer=frozenset({a.dimension, a.count, *a.integer}),
+            matrices=frozenset(a.matrices),
+        )
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def _rewrite(self, text: str) -> str:
+        a = self.assumptions
+        quantities = set(self.definitions)
+        quantities |= {f"{f}_{i}" for f in self.families for i in self.index_sizes}
+        return rewrite_derivation(
+            text,
+            vectors=a.normal_vectors,
+            indices=self.index_sizes,
+            quantities=quantities,
+            rename=self.rename,
+        )
+
+    def read(self, text: str, *, extra: set[str] | None = None) -> Any:
+        """Read one side into SymPy, or raise AnswerError saying why not."""
+        if found := _MARKER_NAME.search(text):
+            raise AnswerError(f"could not read this: `{found.group(0)}` is not a known name")
+        rewritten = self._rewrite(text)
+        markers = set(_MARKER_NAME.findall(rewritten))
+        vocabulary = self.vocabulary(markers | (extra or set()))
+        try:
+            plain = normalise(
+                rewritten,
+                symbols=vocabulary.symbols,
+                aliases=self.aliases,
+                matrices=vocabulary.matrices,
+            )
+            tree = parse_tree(plain, vocabulary)
+        except AnswerError as error:
+            raise AnswerError(_without_markers(str(error))) from None
+        except (Exception, RecursionError):
+            raise AnswerError("could not read this: it is not an expression") from None
+        expr = build(tree, vocabulary)
+        if isinstance(expr, tuple):
+            raise AnswerError("could not read this: type one expression")
+        return expr
+
+    def side(self, text: str, expr: Any, misconceptions: Misconceptions | None = None) -> Side:
+        lowering = Lowering(self.model, misconceptions, self.definitions)
+        value = lowering.lower(expr)
+        return Side(text.strip(), expr, value, self.show(expr), frozenset(lowering.used))
+
+    def value_of(self, expr: Any, misconceptions: Misconceptions | None = None) -> Any:
+        return Lowering(self.model, misconceptions, self.definitions).lower(expr)
+
+    def author_side(self, text: str) -> Side:
+        last = split_sides(text)[-1]
+        if not last.strip():
+            raise AnswerError(f"`{text}` has no expression after its last `=`")
+        names = self._names_in(last)
+        return self.side(last, self.read(last, extra=names))
+
+    def learner_sides(self, step: str, *, continues: bool) -> list[Side]:
+        if not step.strip():
+            raise AnswerError("could not read this: the line is empty")
+        texts = split_sides(step)
+        if len(texts) > MAX_SIDES:
+            raise AnswerError(f"could not read this: keep a line to at most {MAX_SIDES} sides")
+        if not texts[0].strip() and len(texts) > 1:
+            if not continues:
+                raise AnswerError("could not read this: the first line cannot start with `=`")
+            texts = texts[1:]
+            if len(texts) == 1 and not texts[0].strip():
+                raise AnswerError("could not read this: write an expression after `=`")
+        sides: list[Side] = []
+        for text in texts:
+            if not text.strip():
+                raise AnswerError("could not read this: an `=` needs an expression on each side")
+            try:
+                expr = self.read(text)
+            except AnswerError as error:
+                if len(texts) == 1:
+                    raise
+                raise AnswerError(f"{error} (in `{text.strip()}`)") from None
+            sides.append(self.side(text, expr))
+        return sides
+
+    # --- comparing (see derivation_comparison) -----------------------------------------------
+
+    def same(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
+        """Whether two reduced sides are equal, term by term."""
+        return same(self, left, right)
+
+    def equal_scalars(self, a: Any, b: Any) -> bool:
+        return equal_scalars(self, a, b)
+
+    # --- showing ----------------------------------------------------------------------------
+
+    def show(self, expr: Any) -> str:
+        return _tidy(pretty(self._readable(expr)))
+
+    def show_value(self, value: RandomPolynomial) -> str:
+        return _tidy(pretty(self._readable(display(value, self.model))))
+
+    def _readable(self, expr: Any) -> Any:
+        import sympy
+
+        def is_sum(node: Any) -> bool:
+            return isinstance(node, sympy.Function) and str(node.func) == "sum"
+
+        def as_sigma(node: Any) -> Any:
+            argument = node.args[0]
+            for symbol in argument.free_symbols:
+                if str(symbol).startswith("zzsum_"):
+                    index = str(symbol)[len(sum_marker("")) :]
+                    return sympy.Function(f"Σ_{index}")(argument / symbol)
+            return node
+
+        try:
+            expr = expr.replace(is_sum, as_sigma)
+        except (Exception, RecursionError):
+            return expr
+        names: dict[Any, Any] = {}
+        for symbol in expr.free_symbols:
+            marker = read_marker(str(symbol))
+            if marker is not None and marker[0] == "dot":
+                names[symbol] = sympy.Symbol("(" + "·".join(marker[1]) + ")")
+            elif marker is not None and marker[0] == "derivative":
+                names[symbol] = sympy.Symbol(f"∂{marker[1][0]}/∂{marker[1][1]}")
+            elif self.delta_indices(str(symbol)):
+                names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(str(symbol))}")
+        return expr.xreplace(names)
+
+    def is_closed(self, side: Side) -> bool:
+        """Whether a side is a closed form: no E, Var, sum, derivative or random component."""
+        import sympy
+
+        if any(term != CONSTANT for term in side.value):
+            return False
+        calls = {str(f.func) for f in side.expr.atoms(sympy.Function)}
+        names = {str(s) for s in side.expr.free_symbols}
+        return not (
+            calls & {"E", "Var", "sum"}
+            or any(read_marker(n) for n in names)
+            or any(self.model.component(n) for n in names)
+        )
+
+
+def _tidy(text: str) -> str:
+    """Drop the brackets around a dot product unless it is raised to a power: E(q·k)."""
+    return re.sub(r"\(([A-Za-z0-9]+·[A-Za-z0-9]+)\)(?!\^)", r"\1", text)
+
+
+def _without_markers(message: str) -> str:
+    """Keep the reader's own marker names out of what a learner reads."""
+    message = re.sub(r"zzsum_[A-Za-z0-9]+\s*\*?\s*", "", message)
+    message = re.sub(
+        r",\s*zz(?:dot|diff)_[A-Za-z0-9_]+|zz(?:dot|diff)_[A-Za-z0-9_]+,?\s*", "", message
+    )
+    return message

@@ -1,0 +1,114 @@
+"""A derivation line that takes too long gets a clear verdict in time, and the drill goes on.
+
+The stalled checks here never end by themselves (`stalling_worker` sleeps forever on its line),
+so nothing depends on the speed of the machine; the one real slow line is judged not correct
+whether or not it finishes in time, and the only bound on time is a generous one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.checking import bounded, worker_process
+from engine.checking.bounded import checker_pid, close_checker
+from engine.checking.bounded_derivation import check_step
+from engine.checking.derivation import Assumptions
+from engine.drills.loader import load_drill_file
+from engine.drills.model import Drill
+from engine.drills.runner import DrillRun
+from engine.schedule import Grade
+from tests.engine.checking.stalling_worker import CRASHING_LINE, STALLING_LINE
+from tests.engine.cli.conftest import run  # noqa: F401  (the fixture)
+
+ROOT = Path(__file__).resolve().parents[3]
+SCORES = Assumptions(normal_vectors=("q", "k"), aliases={"d_k": ("d", "dk")})
+# Safe to read (every power and degree within the reader's limits), yet diagnosing why it is
+# wrong expands a polynomial of degree 198: many seconds of SymPy.
+SLOW_LINE = "= (E[(q·k)^6]+d)^66 - (E[(q·k)^6]+2)^66"
+VAR_SCALED = ["= Var(q·k)/d_k", "= Σ_a Var(q_a k_a) / d_k", "= 1"]
+GENEROUS_S = 90
+
+
+@pytest.fixture
+def short_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    close_checker()
+    monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
+    monkeypatch.setenv(bounded.START_TIMEOUT_ENV, "120")  # a slow start must not fail a test
+    yield
+    close_checker()
+
+
+@pytest.fixture
+def stalling_worker(short_timeout: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(worker_process, "WORKER_MODULE", "tests.engine.checking.stalling_worker")
+
+
+def var_scaled() -> Drill:
+    loaded = load_drill_file(ROOT / "drills" / "15.yaml", "drills/15.yaml", set_name="15")
+    return next(drill for drill in loaded.drills if drill.id == "var-scaled")
+
+
+def test_a_step_that_never_finishes_is_stopped_and_is_never_correct(stalling_worker: None) -> None:
+    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+    stalled = checker_pid()
+    verdict = check_step("Var(q·k/√d_k)", STALLING_LINE, expected="1", assumptions=SCORES)
+    assert not verdict.correct and not verdict.valid and not verdict.checked
+    assert verdict.readable  # the line is fine to read; it is the checking that gave up
+    assert verdict.message == "could not check this step in time (1.5 s); write it more simply"
+    assert checker_pid() not in (None, stalled)  # a fresh worker, already starting
+    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+
+
+def test_a_worker_that_dies_on_a_step_gives_an_unchecked_verdict_then_restarts(
+    stalling_worker: None,
+) -> None:
+    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+    crashed = checker_pid()
+    verdict = check_step("Var(q·k/√d_k)", CRASHING_LINE, assumptions=SCORES)
+    assert not verdict.correct and not verdict.checked
+    assert verdict.message.startswith("could not check this step: the checker stopped")
+    assert "exit code 70" in verdict.message
+    assert checker_pid() not in (None, crashed)
+    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+
+
+def test_the_drill_goes_on_after_a_step_that_timed_out(stalling_worker: None) -> None:
+    drill = DrillRun(var_scaled())
+    reply = drill.answer(STALLING_LINE)
+    assert not reply.verdict.correct
+    assert reply.verdict.message.startswith("could not check this step in time")
+    assert drill.index == 0 and reply.hint is not None  # a miss: the hint, not the next step
+    for line in VAR_SCALED:
+        assert drill.answer(line).verdict.correct, line
+    assert drill.answer("sqrt(512)").verdict.correct
+    assert drill.finished and drill.grade() == Grade.HARD
+
+
+def test_a_slow_but_readable_line_gets_a_verdict_and_the_drill_goes_on(
+    short_timeout: None,
+) -> None:
+    drill = DrillRun(var_scaled())
+    start = time.monotonic()
+    reply = drill.answer(SLOW_LINE)
+    assert time.monotonic() - start < GENEROUS_S
+    assert not reply.verdict.correct  # timed out, or (on a fast machine) judged wrong
+    assert drill.answer(VAR_SCALED[0]).verdict.correct
+    assert drill.index == 1
+
+
+def test_a_scripted_drill_survives_a_slow_line(
+    run,  # noqa: F811
+    short_timeout: None,
+    store_home: Path,
+) -> None:
+    lines = [SLOW_LINE, *VAR_SCALED, "sqrt(512)"]
+    start = time.monotonic()
+    result = run("drill", "15", "var-scaled", input="\n".join(lines) + "\n")
+    assert time.monotonic() - start < GENEROUS_S
+    assert result.returncode == 0, result.stderr
+    assert "not yet: " in result.stdout
+    assert "rated hard" in result.stdout
