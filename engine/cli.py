@@ -165,10 +165,11 @@ def drill(
 ) -> None:
     """Derivation drills, every line checked: the due ones, or the one named.
 
-    Type one line per step; a line that follows and gets further skips steps. A miss shows a
-    hint, a second miss the expected step. Inside a drill type :hint, :skip or :quit.
-    Finishing a drill is one review of its card. When standard input is not a terminal, each
-    step (or, with --timed and --rapid, each answer) reads one line (scripted mode).
+    Type one line per step; a line that follows and gets further skips steps.
+    A miss shows a hint, a second miss the expected step. Inside a drill type
+    :hint, :skip or :quit. Finishing a drill is one review of its card.
+    --timed and --rapid race the clock: the five essentials, or shapes.
+    When standard input is not a terminal, each step or answer reads one line.
 
     Example: attnquiz drill 15 softmax-jacobian; attnquiz drill 15 --rapid
     """
@@ -325,7 +326,7 @@ def _with_default_command(args: list[str]) -> list[str]:
 
 # Commands that grade typed answers: their checking worker starts before Typer is even parsed,
 # so that its SymPy import overlaps the rest of start-up.
-GRADING_COMMANDS = {"quiz", "check"}
+GRADING_COMMANDS = {"quiz", "check", "drill"}
 
 
 def main(argv: list[str] | None = None) -> int:

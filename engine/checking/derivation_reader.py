@@ -211,10 +211,10 @@ class StepReader:
     # --- showing ----------------------------------------------------------------------------
 
     def show(self, expr: Any) -> str:
-        return _tidy(pretty(self._readable(expr)))
+        return _without_markers(_tidy(pretty(self._readable(expr))))
 
     def show_value(self, value: RandomPolynomial) -> str:
-        return _tidy(pretty(self._readable(display(value, self.model))))
+        return _without_markers(_tidy(pretty(self._readable(display(value, self.model)))))
 
     def _readable(self, expr: Any) -> Any:
         import sympy
@@ -267,7 +267,7 @@ def _tidy(text: str) -> str:
 
 def _without_markers(message: str) -> str:
     """Keep the reader's own marker names out of what a learner reads."""
-    message = re.sub(r"zzsum_[A-Za-z0-9]+\s*\*?\s*", "", message)
+    message = re.sub(r"zzsum_[A-Za-z0-9]+\s*[*·]?\s*", "", message)
     message = re.sub(
         r",\s*zz(?:dot|diff)_[A-Za-z0-9_]+|zz(?:dot|diff)_[A-Za-z0-9_]+,?\s*", "", message
     )

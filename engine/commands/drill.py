@@ -1,4 +1,4 @@
-"""`attnquiz drill SET [NAME] [--timed]`: derivation drills, each finished one a review.
+"""`attnquiz drill SET [NAME] [--timed | --rapid]`: derivation drills, each finished one a review.
 
 Each drill is the card `drill-<id>` of its set, scheduled by FSRS like any other card: without
 NAME the due drills run (then the new ones); finishing a drill records one review whose rating
@@ -28,9 +28,23 @@ if TYPE_CHECKING:
     from engine.schedule import CardState, Grade, Scheduling
 
 
-def run_drill(set_name: str, name: str | None, timed: bool, data_dir: Path | None) -> int:
+def run_drill(
+    set_name: str,
+    name: str | None,
+    timed: bool,
+    data_dir: Path | None,
+    *,
+    rapid: bool = False,
+    seed: int | None = None,
+) -> int:
+    if timed and rapid:
+        raise UsageError("choose one of --timed and --rapid")
+    if seed is not None and not rapid:
+        raise UsageError("--seed goes with --rapid: it replays a round of rapid-fire shapes")
     if timed:
         return _run_timed(set_name, name, data_dir)
+    if rapid:
+        return _run_rapid(set_name, name, data_dir, seed)
     folder = store_dir(data_dir)
     drills = open_drill_set(set_name, folder)
     chosen = [_named(drills, name)] if name is not None else None
@@ -38,8 +52,8 @@ def run_drill(set_name: str, name: str | None, timed: bool, data_dir: Path | Non
     from engine.drills.due import due_drills
     from engine.drills.runner import DrillRun
     from engine.drills.terminal import EndOfSession
-    from engine.schedule import Scheduling
     from engine.store import ReviewRecord, open_store
+    from engine.store.parameters import scheduling_for
     from engine.ui.describe import interval
 
     clock = make_clock()
@@ -55,7 +69,8 @@ def run_drill(set_name: str, name: str | None, timed: bool, data_dir: Path | Non
         if not chosen:
             terminal.say(f"no drills of set {drills.name} are due; come back later")
             return EXIT_OK
-        scheduling = Scheduling()
+        # The learner's fitted FSRS parameters, if `attnquiz optimize` stored some.
+        scheduling = scheduling_for(store)
         session_id = store.start_session(drills.name, "drill", now)
         for number, drill in enumerate(chosen, start=1):
             run = DrillRun(drill)
@@ -131,3 +146,11 @@ def _run_timed(set_name: str, name: str | None, data_dir: Path | None) -> int:
             raise
         raise UsageError("timed drills are not available in this installation") from None
     return run_timed(set_name, data_dir)
+
+
+def _run_rapid(set_name: str, name: str | None, data_dir: Path | None, seed: int | None) -> int:
+    if name is not None:
+        raise UsageError("--rapid runs the set's rapid-fire shapes; leave out the drill name")
+    from engine.drills.rapid import run_rapid
+
+    return run_rapid(set_name, data_dir, seed=seed)

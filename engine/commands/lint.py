@@ -1,4 +1,5 @@
-"""`attnquiz lint PATH...`: every problem of every bank as `PATH:LINE: message`, exit 2 if any."""
+"""`attnquiz lint PATH...`: every problem of every bank and drill as `PATH:LINE: message`, exit 2
+if any. Derivation, timed and rapid-fire drills are each re-checked with the checkers they use."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from engine.bank.catalog import SUFFIXES
 from engine.bank.loader import load_bank_file
+from engine.bank.model import QuestionSet
 from engine.commands.errors import EXIT_OK, EXIT_USAGE
 
 
@@ -38,10 +40,56 @@ def set_name_of(path: Path) -> str | None:
 def drill_set_of(path: Path) -> tuple[bool, str | None]:
     """Whether a file is a drill file (it lies under a `drills/` folder), and its set."""
     if path.parent.name == "drills":
-        return True, path.stem
+        return True, path.stem.removesuffix("-timed").removesuffix("-rapid")
     if path.parent.parent.name == "drills":
         return True, path.parent.name
     return False, None
+
+
+def lint_timed(path: Path, set_name: str | None) -> tuple[list[str], int]:
+    """Problems of a timed drill: its schema, the items it names, and every model answer
+    re-checked as the drill checks it. The items come from the set's bank next to the drills
+    (`../quizzes`), else from the built-in one."""
+    from engine.drills.timed_file import read_timed_drill
+    from engine.drills.timed_grading import timed_drill_problems
+
+    qset, problems = _set_of_drill(path, set_name)
+    drill, found = read_timed_drill(path, str(path), qset, set_name)
+    problems += found
+    if drill is not None and qset is not None and not found:
+        problems += timed_drill_problems(drill, qset, str(path))
+    return problems, 0 if drill is None else sum(len(p.questions) for p in drill.parts)
+
+
+def lint_rapid(path: Path, set_name: str | None) -> tuple[list[str], int]:
+    """Problems of a rapid-fire drill: its schema, each template's derived answer, and seeded
+    draws of every template graded by the shape checker."""
+    from engine.drills.rapid_file import read_rapid_drill
+    from engine.drills.rapid_round import rapid_drill_problems
+
+    drill, problems = read_rapid_drill(path, str(path), set_name)
+    if drill is not None and not problems:
+        problems += rapid_drill_problems(drill, str(path))
+    return problems, 0 if drill is None else len(drill.section.templates)
+
+
+def _set_of_drill(path: Path, set_name: str | None) -> tuple[QuestionSet | None, list[str]]:
+    from engine.bank.catalog import BankRoot, set_files
+    from engine.bank.loader import load_set
+    from engine.errors import BankError
+    from engine.paths import builtin_dir
+
+    if set_name is None:
+        return None, [f"{path}:1: put the drill in a drills/ folder, named <set>-timed.yaml"]
+    beside = path.resolve().parent.parent / "quizzes"
+    files = set_files(set_name, [BankRoot(beside, str(beside))])
+    files = files or set_files(set_name, [BankRoot(builtin_dir("quizzes"), "quizzes")])
+    if not files:
+        return None, [f"{path}:1: no question bank for set {set_name!r} to check the items"]
+    try:
+        return load_set(set_name, files), []
+    except BankError:
+        return None, [f"{path}:1: the bank of set {set_name} has problems; lint it first"]
 
 
 def lint_drills(path: Path, set_name: str | None, seen: dict[str, str]) -> tuple[list[str], int]:
@@ -68,8 +116,11 @@ def run_lint(paths: list[Path]) -> int:
         is_drill, drill_set = drill_set_of(path.resolve())
         if is_drill:
             if path.stem.endswith("-timed"):
-                continue  # a timed drill (engine.drills.timed), checked when it is loaded
-            found, count = lint_drills(path, drill_set, drill_ids.setdefault(drill_set, {}))
+                found, count = lint_timed(path, drill_set)
+            elif path.stem.endswith("-rapid"):
+                found, count = lint_rapid(path, drill_set)
+            else:
+                found, count = lint_drills(path, drill_set, drill_ids.setdefault(drill_set, {}))
             problems.extend(found)
             total_items += count
             continue

@@ -13,11 +13,14 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from engine.bank.catalog import BankRoot, available_sets, set_files
+from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
 from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
 from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
 from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
+
+# Files `<set>-timed.yaml` and `<set>-rapid.yaml` hold other kinds of drills, not derivations.
+SPECIAL_SUFFIXES = ("-timed", "-rapid")
 
 
 @dataclass
@@ -173,6 +176,20 @@ def _fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
 # --- finding the drills of a set --------------------------------------------------------------
 
 
+def special_drill_file(set_name: str, store: Path, kind: str) -> tuple[Path, str] | None:
+    """`<store>/drills/<set>-<kind>.yaml` (the learner's own) before the built-in one.
+
+    Timed and rapid-fire drills (`kind` "timed", "rapid") live one file per set next to the
+    derivation drills; the learner's own file replaces the built-in one.
+    """
+    for root in reversed(drill_roots(store)):
+        for suffix in SUFFIXES:
+            path = root.path / f"{set_name}-{kind}{suffix}"
+            if path.is_file():
+                return path, f"{root.label}/{path.name}"
+    return None
+
+
 def drill_roots(store: Path) -> list[BankRoot]:
     return [
         BankRoot(builtin_dir("drills"), "drills"),
@@ -185,7 +202,7 @@ def open_drill_set(name: str, store: Path) -> DrillSet:
     roots = drill_roots(store)
     files = set_files(name, roots)
     if not files:
-        names = [n for n in available_sets(roots) if not n.endswith("-timed")]
+        names = [n for n in available_sets(roots) if not n.endswith(SPECIAL_SUFFIXES)]
         known = ", ".join(names) or "none"
         raise UsageError(f"no drills for set {name!r} (sets with drills: {known})")
     problems: list[str] = []

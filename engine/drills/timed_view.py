@@ -1,8 +1,8 @@
-"""What the learner sees of a timed drill: the countdown, the questions, and the results table.
+"""What the learner sees of a timed drill while it runs: the countdown and the questions.
 
-Two front ends share one interface (`TimedFrontend` in `engine.drills.timed`): the interactive one
-(rich, the remaining time before every prompt, `$EDITOR` for the code) and the scripted one (one
-line per answer, code until a line with only `.`, no pauses).
+Two front ends share one interface (`TimedFrontend` in `engine.drills.timed_run`): the interactive
+one (rich, a live countdown while input waits, `$EDITOR` for the code) and the scripted one (one
+line per answer, code until a line with only `.`, no pauses). The results are `timed_results`.
 """
 
 from __future__ import annotations
@@ -16,47 +16,17 @@ from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from engine.bank.model import QuestionSet
-from engine.drills.timed import (
-    Comparison,
-    Control,
-    DrillRun,
-    PartStatus,
-    Prompt,
-    QuestionCheck,
-    Reply,
-    TimedDrill,
-    model_answer,
-)
+from engine.drills.countdown import TerminalCountdown, clock_text
+from engine.drills.timed_file import TimedDrill
+from engine.drills.timed_run import Control, Prompt, QuestionCheck, Reply
 
 END_OF_CODE = "."
-SPARKS = "▁▂▃▄▅▆▇█"
-STATUS_WORDS = {
-    PartStatus.SKIPPED: "skipped",
-    PartStatus.TIMED_OUT: "time up",
-    PartStatus.STOPPED: "stopped",
-    PartStatus.NOT_REACHED: "not reached",
-}
 EDITOR_TEMPLATE = (
     "# Write the function below, save and close the editor; numpy is imported as np.\n"
     "# Lines starting with '# ' at the top are ignored.\n\n"
 )
-
-
-def clock_text(seconds: float) -> str:
-    whole = max(0, round(seconds))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-def sparkline(values: list[float]) -> str:
-    if not values:
-        return ""
-    low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    return "".join(SPARKS[round((v - low) / span * (len(SPARKS) - 1))] for v in values)
 
 
 def _reply_from(text: str) -> Reply:
@@ -73,7 +43,7 @@ class ScriptedTimedFrontend:
 
     def __init__(self, stdin: TextIO | None = None, console: Console | None = None) -> None:
         self.stdin = stdin or sys.stdin
-        self.console = console or Console(highlight=False, width=100, no_color=True)
+        self.console = console or Console(highlight=False, width=80, no_color=True)
 
     def begin(self, drill: TimedDrill) -> None:
         self.console.print(
@@ -114,10 +84,12 @@ class ScriptedTimedFrontend:
 
 
 class InteractiveTimedFrontend:
-    """Rich output; the remaining time before every prompt; `$EDITOR` for the code if set."""
+    """Rich output; the time left before every prompt and live while the learner types;
+    `$EDITOR` for the code if set."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, countdown: TerminalCountdown | None = None) -> None:
         self.console = console
+        self.countdown = countdown or TerminalCountdown(console)
 
     def begin(self, drill: TimedDrill) -> None:
         self.console.print(f"[bold]{drill.title}[/] · set {drill.set_name}")
@@ -130,21 +102,23 @@ class InteractiveTimedFrontend:
         self.console.print()
         self.console.print(_heading(prompt))
         self.console.print(prompt.text, markup=False)
-        if prompt.question.code is not None:
-            return self._code()
-        while True:
-            try:
-                text = self.console.input("[dim]›[/] ").strip()
-            except EOFError:
-                return Control.STOP
-            if text:
-                return _reply_from(text)
-            self.console.print("[dim]type your answer, :skip or :quit[/]")
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        if prompt.question.code is not None and editor:
+            return _edit(editor) or Control.SKIP  # the editor has the screen: no live countdown
+        words = f"part {prompt.part_number}/{prompt.parts_total}"
+        with self.countdown.waiting(prompt.remaining_seconds, words):
+            if prompt.question.code is not None:
+                return self._code()
+            while True:
+                try:
+                    text = self.console.input("[dim]›[/] ").strip()
+                except EOFError:
+                    return Control.STOP
+                if text:
+                    return _reply_from(text)
+                self.console.print("[dim]type your answer, :skip or :quit[/]")
 
     def _code(self) -> Reply:
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
-        if editor:
-            return _edit(editor) or Control.SKIP
         self.console.print(f"[dim]type the code; a line with only {END_OF_CODE} ends it[/]")
         lines: list[str] = []
         while True:
@@ -210,89 +184,3 @@ def _check_line(check: QuestionCheck) -> Text:
     if check.feedback and not check.correct:
         line.append(f" · {check.feedback}")
     return line
-
-
-# -- the results ---------------------------------------------------------------------------------
-def show_results(
-    frontend: ScriptedTimedFrontend | InteractiveTimedFrontend,
-    drill: TimedDrill,
-    qset: QuestionSet,
-    run: DrillRun,
-    earlier: Comparison,
-) -> None:
-    console = frontend.console
-    console.print()
-    console.print(results_table(run, earlier))
-    console.print(_verdict(run))
-    trend = trend_line(earlier)
-    if trend is not None:
-        console.print(trend)
-    for part, result in zip(drill.parts, run.parts, strict=True):
-        if result.right:
-            continue
-        console.print(Text(f"{part.title}:", style="bold"))
-        for question in part.questions:
-            console.print(Text(_indent(model_answer(qset, question))))
-
-
-def results_table(run: DrillRun, earlier: Comparison) -> Table:
-    table = Table(title="this run against your best", title_justify="left", header_style="bold")
-    table.add_column("part")
-    table.add_column("this run", justify="right")
-    table.add_column("answers", justify="right")
-    table.add_column("best before", justify="right")
-    for result in run.parts:
-        best = earlier.best_parts.get(result.part_id)
-        if result.right and result.seconds is not None:
-            mine = Text(clock_text(result.seconds), "green")
-            if best is not None and result.seconds < best:
-                mine.append(" new best", "bold cyan")
-        else:
-            mine = Text(STATUS_WORDS.get(result.status, str(result.status)), "red")
-        table.add_row(
-            result.title,
-            mine,
-            str(result.attempts),
-            "—" if best is None else clock_text(best),
-        )
-    total = Text(clock_text(run.total_seconds), "green" if run.within_limit else "red")
-    if (
-        run.within_limit
-        and earlier.best_total is not None
-        and run.total_seconds < earlier.best_total
-    ):
-        total.append(" new best", "bold cyan")
-    best_total = "—" if earlier.best_total is None else clock_text(earlier.best_total)
-    table.add_row(Text("overall", "bold"), total, "", best_total)
-    return table
-
-
-def _verdict(run: DrillRun) -> Text:
-    right = sum(1 for part in run.parts if part.right)
-    if run.within_limit:
-        return Text(
-            f"all {len(run.parts)} parts right in {clock_text(run.total_seconds)}, within "
-            f"{clock_text(run.limit_seconds)}",
-            "bold green",
-        )
-    return Text(
-        f"{right} of {len(run.parts)} parts right; the goal is all of them within "
-        f"{clock_text(run.limit_seconds)}",
-        "bold yellow",
-    )
-
-
-def trend_line(earlier: Comparison) -> Text | None:
-    """The total times of the last runs, oldest first; red marks a run not finished in time."""
-    if len(earlier.trend) < 2:
-        return None
-    totals = [seconds for seconds, _ in earlier.trend]
-    line = Text(f"last {len(totals)} runs: ")
-    for char, (_, ok) in zip(sparkline(totals), earlier.trend, strict=True):
-        line.append(char, "green" if ok else "red")
-    line.append(f"  {clock_text(totals[0])} → {clock_text(totals[-1])}")
-    return line
-
-
-def _indent(text: str) -> str:
-    return "\n".join(f"    {line}" for line in text.splitlines())

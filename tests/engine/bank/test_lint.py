@@ -149,3 +149,64 @@ def test_a_bare_number_is_a_valid_expression_answer(tmp_path: Path, capsys) -> N
     item = "  - id: mean\n    kind: expression\n    prompt: E[q·k]?\n    answer: 0\n"
     code, err, _ = lint(tmp_path, HEADER + item, capsys)
     assert (code, err) == (0, "")
+
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_the_shipped_drills_lint_clean_timed_and_rapid_included(capsys) -> None:
+    assert main(["lint", str(REPO / "drills")]) == 0, capsys.readouterr().err
+    assert "no problems" in capsys.readouterr().out
+
+
+def drill_copy(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (REPO / "drills" / name).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "drills" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def line_of(path: Path, text: str) -> int:
+    content = path.read_text(encoding="utf-8")
+    return content[: content.index(text)].count("\n") + 1
+
+
+def test_a_rapid_template_whose_answer_does_not_follow_is_reported(tmp_path: Path, capsys) -> None:
+    path = drill_copy(tmp_path, "15-rapid.yaml", "      answer: [t, a]\n", "      answer: [a, t]\n")
+    assert main(["lint", str(path.parent)]) == 2
+    err = capsys.readouterr().err
+    line = line_of(path, "- id: projection")
+    expected = (
+        f"{path}:{line}: template 'projection': the answer (a, t) is not the shape of X @ W, "
+        "which is (t, a)"
+    )
+    assert expected in err
+
+
+def test_a_dimension_letter_the_checker_reads_otherwise_is_reported(tmp_path: Path, capsys) -> None:
+    path = drill_copy(tmp_path, "15-rapid.yaml", "names: [a, b,", "names: [e, b,")
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{line_of(path, 'names:')}: the dimension letter 'e' does not read back" in err
+
+
+def test_a_timed_model_answer_its_own_check_refuses_is_reported(tmp_path: Path, capsys) -> None:
+    path = drill_copy(
+        tmp_path,
+        "15-timed.yaml",
+        "answer: Var(q·k/√d_k) = Var(q·k)/d_k = 1",
+        "answer: Var(q·k/√d_k) = 2",
+    )
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    line = line_of(path, "- prompt: And after scaling")
+    assert f"{path}:{line}: part 'variance': the model answer does not pass its own check" in err
+
+
+def test_a_timed_drill_naming_an_unknown_item_is_reported(tmp_path: Path, capsys) -> None:
+    path = drill_copy(tmp_path, "15-timed.yaml", "item: shape-output", "item: shape-outputs")
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{line_of(path, 'item: shape-outputs')}: no item 'shape-outputs' in set" in err

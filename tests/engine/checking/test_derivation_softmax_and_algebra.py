@@ -95,3 +95,10 @@ def test_a_slip_in_the_intensity_algebra_is_caught() -> None:
 def test_the_machine_balance_crossover_is_plain_arithmetic() -> None:
     assert check_step(None, "200e9 / 20e9 = 10", assumptions=ROOFLINE).correct
     assert check_step("4 * 10", "= 40", expected="40", assumptions=ROOFLINE).correct
+
+
+def test_a_sum_nested_in_the_same_index_is_shown_in_the_learners_notation() -> None:
+    verdict = check_step("e^{s_i} / Σ_j e^{s_j}", "= Σ_j Σ_j e^{s_j}", assumptions=SOFTMAX)
+    assert not verdict.valid
+    assert "your line gives Σ_j(Σ_j(exp(s_j)))" in verdict.message
+    assert "zz" not in verdict.message + verdict.interpreted_as

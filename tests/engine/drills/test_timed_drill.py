@@ -17,18 +17,16 @@ from rich.console import Console
 
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
-from engine.drills.timed import (
-    BankChecker,
+from engine.drills.timed_file import TimedDrill, load_timed_drill, timed_drill_file
+from engine.drills.timed_grading import BankChecker, question_text
+from engine.drills.timed_run import (
     DrillRun,
     PartStatus,
     Prompt,
     QuestionCheck,
     Reply,
-    TimedDrill,
-    load_timed_drill,
-    question_text,
+    TimeUp,
     run_drill,
-    timed_drill_file,
 )
 from engine.drills.timed_view import ScriptedTimedFrontend
 from engine.errors import BankError
@@ -250,3 +248,22 @@ def test_a_drill_naming_an_unknown_item_is_a_bank_error(store_home: Path) -> Non
     assert found == (mine, f"{store_home / 'drills'}/15-timed.yaml")
     with pytest.raises(BankError, match=r"15-timed.yaml:9: no item 'no-such-item'"):
         load_timed_drill(*found, set_15(store_home))
+
+
+def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -> None:
+    class LiveTimeUp(PacedFrontend):
+        def ask(self, prompt: Prompt) -> Reply:
+            if prompt.part_number == 3:
+                raise TimeUp  # what the live countdown raises when the deadline passes
+            return super().ask(prompt)
+
+    drill, qset = drill_15(store_home)
+    clock = FakeClock()
+    frontend = LiveTimeUp(RIGHT_ANSWERS, clock, iter([]))
+    run = run_drill(drill, frontend, BankChecker(qset), clock, prompt_of=question_text(qset))
+    assert [p.status for p in run.parts[1:4]] == [
+        PartStatus.RIGHT,
+        PartStatus.TIMED_OUT,
+        PartStatus.NOT_REACHED,
+    ]
+    assert "time is up" in frontend.text

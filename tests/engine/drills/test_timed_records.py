@@ -11,14 +11,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from engine.drills.timed import (
-    BankChecker,
-    DrillRun,
-    TimedRecords,
-    question_text,
-    run_drill,
-)
-from engine.drills.timed_view import ScriptedTimedFrontend, show_results, sparkline
+from engine.drills.timed_grading import BankChecker, question_text
+from engine.drills.timed_records import TimedRecords
+from engine.drills.timed_results import show_results, sparkline
+from engine.drills.timed_run import DrillRun, run_drill
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from engine.store.db import APPLICATION_ID
@@ -51,8 +47,8 @@ def timed_run(
 def results_text(store_home: Path, records: TimedRecords, run: DrillRun) -> str:
     drill, qset = drill_15(store_home)
     out = io.StringIO()
-    frontend = ScriptedTimedFrontend(io.StringIO(), Console(file=out, width=100, no_color=True))
-    show_results(frontend, drill, qset, run, records.compare(run))
+    console = Console(file=out, width=100, no_color=True)
+    show_results(console, drill, qset, run, records.compare(run))
     return out.getvalue()
 
 

@@ -1,0 +1,254 @@
+"""A round of the rapid-fire shapes drill: questions drawn from templates, asked against a clock.
+
+`draw_questions` turns templates into questions with fresh dimension letters or numbers from a
+seeded generator (the same seed gives the same round). `run_round` is the pure core: the clock,
+the replies, the grading and the store are passed in. Each question is asked once; the round
+ends after the last question, when the time is up, or when the learner stops. For lint,
+`rapid_drill_problems` grades seeded draws of every template with the real shape checker.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from engine.drills.rapid_file import RapidDrill, RapidTemplate, tensor_shapes
+from engine.drills.rapid_shapes import parse_shape_spec, shape_text
+from engine.drills.timed_run import (
+    Control,
+    DrillRun,
+    PartResult,
+    PartStatus,
+    QuestionCheck,
+    Reply,
+    TimeUp,
+)
+
+MAX_DRAWS = 200
+
+
+@dataclass(frozen=True)
+class RapidQuestion:
+    template_id: str
+    prompt: str
+    answer: str  # the shape, e.g. "(n, m)" or "(12, 64)"
+    mistakes: tuple[tuple[str, str], ...] = ()  # (wrong shape, what to tell the learner)
+    explanation: str | None = None
+
+
+def draw_values(
+    template: RapidTemplate, names: tuple[str, ...], rng: random.Random, with_numbers: bool
+) -> dict[str, str | int]:
+    """A letter (distinct) or a number (in its range) for every dimension variable.
+
+    Numbers are drawn log-uniformly, so 7 is as likely as 700, and redrawn until every dimension
+    of every tensor and of the answer differs from the others: then a swapped answer is wrong.
+    """
+    variables = sorted(template.dims)
+    if not with_numbers:
+        return dict(zip(variables, rng.sample(names, len(variables)), strict=True))
+    dims = [d for shape in tensor_shapes(template).values() for d in shape]
+    dims += parse_shape_spec(template.answer)
+    values: dict[str, str | int] = {}
+    for _ in range(MAX_DRAWS):
+        values = {var: _log_uniform(rng, *template.dims[var]) for var in variables}
+        distinct = {d.text(values) for d in set(dims)}
+        if len(distinct) == len(set(dims)) and len(set(values.values())) == len(values):
+            return values
+    return values  # a tiny range: a repeated number only makes two answers equally right
+
+
+def _log_uniform(rng: random.Random, low: int, high: int) -> int:
+    return round(math.exp(rng.uniform(math.log(low), math.log(high))))
+
+
+def render(template: RapidTemplate, values: dict[str, str | int]) -> RapidQuestion:
+    shapes = {name: shape_text(shape, values) for name, shape in tensor_shapes(template).items()}
+    fields = {**{var: str(value) for var, value in values.items()}, **shapes}
+    return RapidQuestion(
+        template.id,
+        template.prompt.strip().format_map(fields),
+        shape_text(parse_shape_spec(template.answer), values),
+        tuple(
+            (shape_text(parse_shape_spec(m.answer), values), m.message.strip().format_map(fields))
+            for m in template.mistakes
+        ),
+        template.explanation.strip().format_map(fields) if template.explanation else None,
+    )
+
+
+def draw_questions(drill: RapidDrill, count: int, rng: random.Random) -> list[RapidQuestion]:
+    """`count` questions going through the templates in shuffled order (again when they run out),
+    each with letters or, for the drill's `numbers` share, numbers."""
+    section = drill.section
+    order: list[RapidTemplate] = []
+    while len(order) < count:
+        batch = list(section.templates)
+        rng.shuffle(batch)
+        if order and len(batch) > 1 and batch[0] is order[-1]:
+            batch.append(batch.pop(0))  # never the same template twice in a row
+        order.extend(batch)
+    questions = []
+    for template in order[:count]:
+        with_numbers = rng.random() < section.numbers
+        values = draw_values(template, section.names, rng, with_numbers)
+        questions.append(render(template, values))
+    return questions
+
+
+# -- the pure core -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RapidPrompt:
+    number: int
+    total: int
+    question: RapidQuestion
+    remaining_seconds: float
+    right_so_far: int
+
+
+class RapidFrontend(Protocol):
+    def ask(self, prompt: RapidPrompt) -> Reply: ...
+    def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None: ...
+    def show_time_up(self) -> None: ...
+
+
+Grader = Callable[[RapidQuestion, str], QuestionCheck]
+
+
+def run_round(
+    drill: RapidDrill,
+    questions: list[RapidQuestion],
+    frontend: RapidFrontend,
+    grade: Grader,
+    clock: Callable[[], datetime],
+    save: Callable[[DrillRun], None] = lambda run: None,
+) -> DrillRun:
+    """Ask each question once, in order, until the last one, the time limit or a stop.
+
+    An answer that arrives after the limit is not graded. `save` is called after every question,
+    so an interrupted round keeps what was answered; Ctrl-C ends it as `interrupted`.
+    """
+    limit = drill.section.limit_seconds
+    started = clock()
+    parts = [
+        PartResult(f"{n:02d}-{q.template_id}", q.template_id) for n, q in enumerate(questions, 1)
+    ]
+    run = DrillRun(drill.set_name, drill.name, started, limit, parts)
+
+    def elapsed() -> float:
+        return (clock() - started).total_seconds()
+
+    save(run)
+    asked_at, current = 0.0, None
+    try:
+        for number, (question, result) in enumerate(zip(questions, parts, strict=True), 1):
+            asked_at = elapsed()
+            if limit - asked_at <= 0:
+                raise TimeUp  # this question is not shown: it stays not reached
+            current = result
+            right = sum(p.right for p in parts)
+            prompt = RapidPrompt(number, len(questions), question, limit - asked_at, right)
+            reply = frontend.ask(prompt)
+            if elapsed() > limit:
+                raise TimeUp
+            result.seconds = elapsed() - asked_at
+            if reply is Control.STOP:
+                result.status = PartStatus.STOPPED
+                break
+            current = None
+            if reply is Control.SKIP:
+                result.status = PartStatus.SKIPPED
+            else:
+                assert isinstance(reply, str)
+                result.attempts = 1
+                check = grade(question, reply)
+                result.status = PartStatus.RIGHT if check.correct else PartStatus.WRONG
+                result.feedback = "" if check.correct else check.feedback
+                frontend.show_check(prompt, check)
+            save(run)
+    except TimeUp:
+        frontend.show_time_up()
+        if current is not None:
+            current.status, current.seconds = PartStatus.TIMED_OUT, elapsed() - asked_at
+    except KeyboardInterrupt:
+        run.interrupted = True
+        if current is not None:
+            current.status, current.seconds = PartStatus.STOPPED, elapsed() - asked_at
+    run.total_seconds = elapsed()
+    save(run)
+    return run
+
+
+def shape_grader() -> Grader:
+    """Grade with the shape checker, in the bounded checking worker, as typed shape cards are."""
+    from engine.cards.typed import Mistake, ShapeItem
+
+    def grade(question: RapidQuestion, answer: str) -> QuestionCheck:
+        from engine.errors import AnswerError
+
+        item = ShapeItem(
+            id=f"rapid-{question.template_id}",
+            kind="shape",
+            prompt=question.prompt,
+            answer=question.answer,
+            mistakes=tuple(Mistake(answer=a, message=m) for a, m in question.mistakes),
+        )
+        try:
+            verdict = item.grade(answer)
+        except AnswerError as exc:
+            return QuestionCheck(False, feedback=str(exc))
+        return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
+
+    return grade
+
+
+# -- lint: seeded draws of every template, graded by the shape checker ---------------------------
+DRAWS = 3
+
+
+def rapid_drill_problems(drill: RapidDrill, path: str) -> list[str]:
+    """Every `PATH:LINE: message` the checker finds (empty when the drill is sound)."""
+    section = drill.section
+    problems = []
+    for name in section.names:
+        if not letter_reads_as_itself(name):
+            problems.append(
+                f"{path}:{drill.names_line}: the dimension letter {name!r} does not read back "
+                f"as itself in ({name}, q), {name} x q or ({name}*q,); use another letter"
+            )
+    grade = shape_grader()
+    lines = drill.lines or tuple(1 for _ in section.templates)
+    for line, template in zip(lines, section.templates, strict=True):
+        rng = random.Random(template.id)
+        found: set[str] = set()
+        for draw in range(2 * DRAWS):
+            values = draw_values(template, section.names, rng, with_numbers=draw % 2 == 1)
+            question = render(template, values)
+            check = grade(question, question.answer)
+            if not check.correct:
+                found.add(f"the answer {question.answer} does not check: {check.feedback}")
+            for wrong, _ in question.mistakes:
+                if wrong != question.answer and grade(question, wrong).correct:
+                    found.add(f"the mistake {wrong} grades as right (answer {question.answer})")
+        problems.extend(f"{path}:{line}: template {template.id!r}: {p}" for p in sorted(found))
+    return problems
+
+
+def letter_reads_as_itself(name: str) -> bool:
+    """Whether the shape checker reads `name` as that letter alone, beside another dimension in
+    either spelling, and inside a product (where `e` would become Euler's number)."""
+    import re
+
+    from engine.checking import parse_shape
+    from engine.errors import AnswerError
+
+    try:
+        alone = parse_shape(f"({name}, q)") == parse_shape(f"{name} x q") == (name, "q")
+        product = parse_shape(f"({name}*q,)")[0]
+    except AnswerError:
+        return False
+    return alone and name in re.split(r"\W+", product)

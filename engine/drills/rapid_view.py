@@ -1,0 +1,190 @@
+"""What the learner sees of a rapid-fire round: each question, right or wrong at once with the
+correct shape, and at the end the score, the times and the personal bests.
+
+The scripted front end reads one line per question (an empty line or the end of input ends the
+round); the interactive one shows the time left live while the learner types.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from engine.drills.countdown import TerminalCountdown, clock_text
+from engine.drills.rapid_file import RapidDrill
+from engine.drills.rapid_round import RapidPrompt, RapidQuestion
+from engine.drills.timed_run import Control, DrillRun, PartStatus, QuestionCheck, Reply
+
+RESULT_WORDS = {
+    PartStatus.RIGHT: ("✓", "green"),
+    PartStatus.WRONG: ("✗", "red"),
+    PartStatus.SKIPPED: ("skipped", "yellow"),
+    PartStatus.TIMED_OUT: ("time up", "red"),
+    PartStatus.STOPPED: ("stopped", "yellow"),
+}
+
+
+def _reply_from(text: str) -> Reply:
+    command = text.strip()
+    if command in {":skip", ":s"}:
+        return Control.SKIP
+    if command in {":quit", ":q"}:
+        return Control.STOP
+    return command
+
+
+def _heading(prompt: RapidPrompt) -> Text:
+    left = prompt.remaining_seconds
+    style = "green" if left > 30 else ("yellow" if left > 10 else "bold red")
+    return Text.assemble(
+        (f"[{prompt.number}/{prompt.total}]", "bold"), " ", (f"⏱ {clock_text(left)} left", style)
+    )
+
+
+def _check_line(question: RapidQuestion, check: QuestionCheck) -> Text:
+    if check.correct:
+        return Text("✓ right", "green")
+    line = Text("✗ wrong", "red")
+    line.append(f" · it is {question.answer}", "bold")
+    if check.feedback:
+        line.append(f" · {check.feedback}")
+    return line
+
+
+class ScriptedRapidFrontend:
+    """One line per question from standard input; no colours, no pauses."""
+
+    def __init__(self, stdin: TextIO | None = None, console: Console | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.console = console or Console(highlight=False, width=80, no_color=True)
+
+    def begin(self, drill: RapidDrill, count: int) -> None:
+        section = drill.section
+        self.console.print(
+            f"{drill.title} · set {drill.set_name} · {count} questions in "
+            f"{clock_text(section.limit_seconds)}",
+            markup=False,
+        )
+
+    def ask(self, prompt: RapidPrompt) -> Reply:
+        self.console.print(_heading(prompt).plain, markup=False)
+        self.console.print(prompt.question.prompt, markup=False)
+        line = self.stdin.readline()
+        if not line.strip():
+            return Control.STOP
+        return _reply_from(line)
+
+    def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
+        self.console.print(_check_line(prompt.question, check).plain, markup=False)
+
+    def show_time_up(self) -> None:
+        self.console.print("time is up")
+
+
+class InteractiveRapidFrontend:
+    """Rich output, with the time left live on the bottom line while the learner types."""
+
+    def __init__(self, console: Console, countdown: TerminalCountdown | None = None) -> None:
+        self.console = console
+        self.countdown = countdown or TerminalCountdown(console)
+
+    def begin(self, drill: RapidDrill, count: int) -> None:
+        self.console.print(f"[bold]{drill.title}[/] · set {drill.set_name}")
+        self.console.print(
+            f"{count} shapes in {clock_text(drill.section.limit_seconds)}: type (a, b), \\[a, b] "
+            "or a x b. :skip moves on, :quit ends the round."
+        )
+
+    def ask(self, prompt: RapidPrompt) -> Reply:
+        self.console.print()
+        self.console.print(_heading(prompt))
+        self.console.print(prompt.question.prompt, markup=False)
+        words = f"question {prompt.number}/{prompt.total} · {prompt.right_so_far} right"
+        with self.countdown.waiting(prompt.remaining_seconds, words):
+            while True:
+                try:
+                    text = self.console.input("[dim]›[/] ").strip()
+                except EOFError:
+                    return Control.STOP
+                if text:
+                    return _reply_from(text)
+
+    def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
+        self.console.print(_check_line(prompt.question, check))
+        if not check.correct and prompt.question.explanation:
+            self.console.print(Text(prompt.question.explanation, "dim"))
+
+    def show_time_up(self) -> None:
+        self.console.print("[bold red]time is up[/]")
+
+
+def make_frontend(*, interactive: bool) -> ScriptedRapidFrontend | InteractiveRapidFrontend:
+    if not interactive:
+        return ScriptedRapidFrontend()
+    from engine.ui.console import make_console
+
+    return InteractiveRapidFrontend(make_console())
+
+
+# -- the results ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RapidBests:
+    """The learner's bests before this round: most right, and fastest round with all right."""
+
+    score: int | None
+    time: float | None
+
+
+def show_results(
+    console: Console, run: DrillRun, questions: list[RapidQuestion], earlier: RapidBests
+) -> None:
+    console.print()
+    console.print(results_table(run, questions))
+    for line in summary(run, earlier):
+        console.print(line)
+
+
+def results_table(run: DrillRun, questions: list[RapidQuestion]) -> Table:
+    table = Table(title="this round", title_justify="left", header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("shape of")
+    table.add_column("answer")
+    table.add_column("time", justify="right")
+    table.add_column("", justify="left")
+    for number, (part, question) in enumerate(zip(run.parts, questions, strict=True), 1):
+        if part.status is PartStatus.NOT_REACHED:
+            continue
+        word, style = RESULT_WORDS.get(part.status, (str(part.status), ""))
+        seconds = "—" if part.seconds is None else f"{part.seconds:.1f} s"
+        table.add_row(str(number), part.title, question.answer, seconds, Text(word, style))
+    return table
+
+
+def summary(run: DrillRun, earlier: RapidBests) -> list[Text]:
+    right = sum(part.right for part in run.parts)
+    answered = [p for p in run.parts if p.status in {PartStatus.RIGHT, PartStatus.WRONG}]
+    total = len(run.parts)
+    line = Text(f"{right}/{total} right in {clock_text(run.total_seconds)}", "bold")
+    if answered:
+        average = sum(p.seconds or 0.0 for p in answered) / len(answered)
+        line.append(f" · {average:.1f} s a question")
+    if run.within_limit:
+        line.append(" · all right within the limit", "green")
+    lines = [line]
+    if earlier.score is None:
+        lines.append(Text("your first round: this is the score to beat"))
+        return lines
+    best = Text(f"best before: {earlier.score} right")
+    if earlier.time is not None:
+        best.append(f", all right fastest in {clock_text(earlier.time)}")
+    if right > earlier.score:
+        best.append(" · new best score", "bold cyan")
+    elif run.within_limit and (earlier.time is None or run.total_seconds < earlier.time):
+        best.append(" · new best time", "bold cyan")
+    lines.append(best)
+    return lines

@@ -1,0 +1,179 @@
+"""The file of a timed memorization drill, `drills/<set>-timed.yaml`, and how it is loaded.
+
+A timed drill has parts, each with one or more questions; a question is graded by a bank item, by
+the derivation-step checker (`step`) or by the same checking as `attnquiz submit` (`code`).
+Loading checks the file against its set's bank and reports every problem as `PATH:LINE: message`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
+
+from engine.bank.model import QuestionSet, SetName
+from engine.cards.base import ItemId, Text
+from engine.drills.model import AssumptionsSpec
+from engine.errors import BankError
+
+FORMAT_VERSION = 1
+DEFAULT_DRILL = "memorize"
+Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
+Formula = Annotated[str, StringConstraints(min_length=1, max_length=400)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StepSpec(_Strict):
+    """A line checked by `check_step`: it follows `previous` and reaches `expected`.
+
+    `must_use` names symbols the line has to mention, so that, for the max trick, the plain
+    softmax (equal in value) does not pass for the stable form.
+    """
+
+    previous: Formula | None = None
+    expected: Formula
+    must_use: tuple[str, ...] = ()
+
+
+class CodeSpec(_Strict):
+    """A function graded like `attnquiz submit --no-time`; `function` as `--func`."""
+
+    function: str | None = None
+
+
+class TimedQuestion(_Strict):
+    prompt: Text | None = None
+    item: ItemId | None = None
+    step: StepSpec | None = None
+    code: CodeSpec | None = None
+    # The model answer, shown after the run; an item's own answer when omitted.
+    answer: Text | None = None
+
+    @property
+    def grader(self) -> Literal["item", "step", "code"]:
+        if self.item is not None:
+            return "item"
+        return "step" if self.step is not None else "code"
+
+
+class TimedPart(_Strict):
+    id: Name
+    title: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    questions: tuple[TimedQuestion, ...] = Field(min_length=1)
+    assumptions: AssumptionsSpec = Field(default_factory=AssumptionsSpec)
+
+
+class TimedSection(_Strict):
+    name: Name = DEFAULT_DRILL
+    limit_seconds: int = Field(default=300, ge=10, le=3600)
+    parts: tuple[TimedPart, ...] = Field(min_length=1)
+
+
+class TimedDrillFile(_Strict):
+    format_version: Literal[1]
+    set: SetName
+    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    description: str | None = None
+    timed: TimedSection
+
+    @field_validator("set", mode="before")
+    @classmethod
+    def _set_as_text(cls, value: object) -> object:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+@dataclass(frozen=True)
+class TimedDrill:
+    """A loaded timed drill, its questions checked against the set's bank."""
+
+    set_name: str
+    name: str
+    title: str
+    limit_seconds: int
+    parts: tuple[TimedPart, ...]
+    source: str
+    # The line of every question in its file, by part then question (for lint's messages).
+    lines: tuple[tuple[int, ...], ...] = ()
+
+
+def timed_drill_file(set_name: str, store: Path) -> tuple[Path, str] | None:
+    """`<store>/drills/<set>-timed.yaml` (the learner's own) before the built-in one."""
+    from engine.drills.loader import special_drill_file
+
+    return special_drill_file(set_name, store, "timed")
+
+
+def read_timed_drill(
+    path: Path, shown: str, qset: QuestionSet | None, set_name: str | None
+) -> tuple[TimedDrill | None, list[str]]:
+    """The drill and every problem of its file; `qset` (when known) checks the items it names."""
+    from engine.bank.yaml_source import check_set_name, read_versioned
+
+    doc, value = read_versioned(
+        path,
+        shown,
+        kind="a timed drill file",
+        contents="format_version, set, title and timed",
+        version=FORMAT_VERSION,
+    )
+    if value is None:
+        return None, doc.problems
+    try:
+        parsed = TimedDrillFile.model_validate(value)
+    except ValidationError as exc:
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error["loc"]) or "file"
+            message = error["msg"].removeprefix("Value error, ")
+            doc.problem(doc.line_of(tuple(error["loc"])), f"{where}: {message}")
+        return None, doc.problems
+    check_set_name(doc, parsed.set, set_name)
+    for p, part in enumerate(parsed.timed.parts):
+        for q, question in enumerate(part.questions):
+            loc: tuple[str | int, ...] = ("timed", "parts", p, "questions", q)
+            graders = [g for g in (question.item, question.step, question.code) if g is not None]
+            if len(graders) != 1:
+                doc.problem(doc.line_of(loc), "a question needs exactly one of item, step, code")
+            elif question.item is not None:
+                item = None if qset is None else qset.item(question.item)
+                if qset is not None and item is None:
+                    doc.problem(doc.line_of((*loc, "item")), f"no item {question.item!r} in set")
+                elif item is not None and (item.self_rated or item.kind == "choice"):
+                    doc.problem(doc.line_of((*loc, "item")), f"{item.id!r} is not a typed item")
+            elif question.answer is None or question.prompt is None:
+                doc.problem(doc.line_of(loc), "a step or code question needs a prompt and answer")
+    drill = TimedDrill(
+        str(parsed.set),
+        parsed.timed.name,
+        parsed.title,
+        parsed.timed.limit_seconds,
+        parsed.timed.parts,
+        shown,
+        tuple(
+            tuple(
+                doc.line_of(("timed", "parts", p, "questions", q))
+                for q in range(len(part.questions))
+            )
+            for p, part in enumerate(parsed.timed.parts)
+        ),
+    )
+    return drill, doc.problems
+
+
+def load_timed_drill(path: Path, shown: str, qset: QuestionSet) -> TimedDrill:
+    """The drill for `qset`'s learner; BankError listing every problem of the file."""
+    drill, problems = read_timed_drill(path, shown, qset, qset.name)
+    if problems or drill is None:
+        raise BankError(problems)
+    return drill

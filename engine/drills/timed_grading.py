@@ -1,0 +1,126 @@
+"""Grading a timed drill's answers with the real checkers, and the text it asks and shows.
+
+Items are graded in the bounded checking worker, derivation steps with `check_step`, and code by
+the same checking as `attnquiz submit` (in the sandbox). Lint runs every model answer through the
+same checks, so an author is told when the drill would refuse its own answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.bank.model import QuestionSet
+from engine.drills.model import AssumptionsSpec
+from engine.drills.timed_file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
+from engine.drills.timed_run import QuestionCheck
+
+
+class BankChecker:
+    """Grades items in the bounded checking worker, steps with `check_step`, code in the sandbox."""
+
+    def __init__(self, qset: QuestionSet) -> None:
+        self.qset = qset
+
+    def check(self, part: TimedPart, question: TimedQuestion, answer: str) -> QuestionCheck:
+        if question.item is not None:
+            return self._item(question.item, answer)
+        if question.step is not None:
+            return _step(part.assumptions, question.step, answer)
+        assert question.code is not None
+        return _code(question.code, answer)
+
+    def _item(self, item_id: str, answer: str) -> QuestionCheck:
+        from engine.errors import AnswerError
+
+        item = self.qset.item(item_id)
+        assert item is not None, "checked when the drill was loaded"
+        try:
+            verdict = item.grade(answer)
+        except AnswerError as exc:
+            return QuestionCheck(False, feedback=str(exc))
+        return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
+
+
+def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:
+    import re
+
+    from engine.checking.bounded_derivation import check_step
+
+    verdict = check_step(
+        spec.previous,
+        answer,
+        expected=spec.expected,
+        assumptions=assumptions.for_checker(),
+    )
+    if verdict.correct:
+        missing = [
+            name
+            for name in spec.must_use
+            if not re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", answer)
+        ]
+        if missing:
+            return QuestionCheck(
+                False,
+                f"true, but write the form that uses {', '.join(missing)}",
+                verdict.interpreted_as,
+            )
+    return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
+
+
+def _code(spec: CodeSpec, code: str) -> QuestionCheck:
+    import tempfile
+
+    from attention_ref.diagnosis import EXPLANATIONS
+    from attention_ref.grading import grade_submission
+    from attention_ref.sandbox import Limits
+
+    with tempfile.TemporaryDirectory(prefix="attnquiz-timed-") as folder:
+        path = Path(folder) / "attention.py"
+        # The drill asks for the function, not the import: give it numpy as np.
+        path.write_text(f"import numpy as np\n\n{code}\n", encoding="utf-8")
+        grade = grade_submission(path, spec.function, limits=Limits())
+    if grade.passed:
+        return QuestionCheck(True, f"{grade.function} passes every case")
+    failing = next((case.message for case in grade.cases if not case.passed), "")
+    words = [grade.message or failing or grade.verdict]
+    words += [f"{name}: {EXPLANATIONS.get(name, name)}" for name in grade.diagnosis]
+    return QuestionCheck(False, "; ".join(w for w in words if w), diagnosis=tuple(grade.diagnosis))
+
+
+def question_text(qset: QuestionSet) -> Callable[[TimedQuestion], str]:
+    def text(question: TimedQuestion) -> str:
+        if question.prompt is not None:
+            return question.prompt.strip()
+        item = qset.item(question.item or "")
+        return item.prompt.strip() if item is not None else ""
+
+    return text
+
+
+def model_answer(qset: QuestionSet, question: TimedQuestion) -> str:
+    if question.answer is not None:
+        return question.answer.strip()
+    item = qset.item(question.item or "")
+    return item.answer_text() if item is not None else ""
+
+
+# -- lint: every model answer must pass the drill's own checks ---------------------------------
+def timed_drill_problems(drill: TimedDrill, qset: QuestionSet, path: str) -> list[str]:
+    """Every `PATH:LINE: message` about a model answer the drill's checks refuse."""
+    checker = BankChecker(qset)
+    problems = []
+    for p, part in enumerate(drill.parts):
+        for q, question in enumerate(part.questions):
+            answer = model_answer(qset, question)
+            line = drill.lines[p][q] if drill.lines else 1
+            if not answer:
+                problems.append(f"{path}:{line}: part {part.id!r}: the question has no answer")
+                continue
+            check = checker.check(part, question, answer)
+            if not check.correct:
+                problems.append(
+                    f"{path}:{line}: part {part.id!r}: the model answer does not pass its own "
+                    f"check: {check.feedback or 'wrong'}"
+                )
+    return problems
