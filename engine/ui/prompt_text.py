@@ -9,6 +9,7 @@ line.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -22,6 +23,11 @@ def reflow(text: str) -> str:
     lines = text.strip("\n").split("\n")
     out: list[str] = []
     for line in lines:
+        item = _LIST_ITEM.match(out[-1]) if out else None
+        if item and line.strip() and len(line) - len(line.lstrip(" ")) == item.end():
+            # The wrapped continuation of a list item, indented under its text.
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+            continue
         keep_break = (
             not out
             or not out[-1].strip()
@@ -52,3 +58,28 @@ def render_prompt(prompt: str, style: str = "") -> RenderableType:
     if rest:
         parts.append(Text(reflow(rest), style=style))
     return Group(*parts)
+
+
+def plain_text(text: str, width: int = 80) -> str:
+    """Card text for plain output (scripted mode): reflowed and wrapped at `width`; code blocks,
+    indented lines and the fences themselves exactly as written."""
+    out: list[str] = []
+    pos = 0
+    for match in _FENCE.finditer(text):
+        out.extend(_wrapped(text[pos : match.start()], width))
+        out.extend(match.group(0).rstrip("\n").split("\n"))
+        pos = match.end()
+    out.extend(_wrapped(text[pos:], width))
+    return "\n".join(out).strip("\n")
+
+
+def _wrapped(prose: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for line in reflow(prose).split("\n") if prose.strip("\n") else []:
+        if not line.strip() or line[:1].isspace() or len(line) <= width:
+            lines.append(line)
+            continue
+        marker = _LIST_ITEM.match(line)
+        indent = " " * (marker.end() if marker else 0)
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False))
+    return lines

@@ -7,6 +7,7 @@ or end of input ends the session, and a line that is no valid rating or choice c
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 from typing import TextIO
 
@@ -14,6 +15,7 @@ from engine.cards import Item
 from engine.session import Outcome, Question, ReviewSession, grade_answer
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
+from engine.ui.prompt_text import plain_text
 
 
 class ScriptedFrontend:
@@ -30,9 +32,9 @@ class ScriptedFrontend:
     def ask(self, question: Question, session: ReviewSession) -> Action:
         item = question.item
         self._print(f"[{question.number}] {item.id} ({item.kind}, {phase_name(question.phase)})")
-        self._print(item.prompt.rstrip())
+        self._print(plain_text(item.prompt))
         for n, option in enumerate(question.choices or [], start=1):
-            self._print(f"  {n}. {option}")
+            self._print(textwrap.fill(f"  {n}. {option}", 80, subsequent_indent="     "))
         if item.self_rated:
             self._print("rate your recall: 1 again, 2 hard, 3 good, 4 easy")
         started = time.monotonic()
@@ -46,7 +48,7 @@ class ScriptedFrontend:
             if text == ":undo":
                 return Undo()
             if text == ":hint":
-                self._print(f"hint: {item.hint or 'no hint for this one'}")
+                self._print(plain_text(f"hint: {item.hint or 'no hint for this one'}"))
                 continue
             break
         duration = int((time.monotonic() - started) * 1000)
@@ -57,7 +59,7 @@ class ScriptedFrontend:
         elif verdict is not None and not verdict.valid and item.kind == "choice":
             self._note(f"{text!r} is not one of the options; counted as a wrong answer")
         if verdict is not None:
-            self._print(verdict_line(verdict))
+            self._print(plain_text(verdict_line(verdict)))
         return Answered(grade=grade, answer=text, verdict=verdict, duration_ms=duration)
 
     def _note(self, message: str) -> None:
@@ -65,9 +67,11 @@ class ScriptedFrontend:
 
     def show_outcome(self, outcome: Outcome, session: ReviewSession) -> None:
         item = outcome.item
-        self._print(f"answer: {shown_answer(item)}")
+        shown = shown_answer(item).strip()
+        # A one-line answer follows "answer:"; a laid-out one (a list) starts below it.
+        self._print(plain_text(f"answer: {shown}" if "\n" not in shown else f"answer:\n{shown}"))
         if item.explanation:
-            self._print(item.explanation.rstrip())
+            self._print(plain_text(item.explanation))
         if session.cram:
             self._print(f"rated {outcome.grade.name.lower()} (cram: schedule unchanged)")
         else:

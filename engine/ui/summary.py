@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -32,9 +33,9 @@ def print_summary(
         )
     nxt = f"next due: {when(summary.next_due, now)}" if summary.next_due else "next due: -"
     if console is None:
-        print(f"session: {line}; {nxt}", flush=True)
+        print(textwrap.fill(f"session: {line}; {nxt}", 80), flush=True)
         if summary.leeches:
-            print(f"new leeches: {', '.join(summary.leeches)}", flush=True)
+            print(textwrap.fill(f"new leeches: {', '.join(summary.leeches)}", 80), flush=True)
         return
     console.print(f"\n[bold]Session done[/]: {line}\n{nxt}")
     if answers:

@@ -91,3 +91,19 @@ def test_output_fits_an_80_column_terminal(store_home: Path, args: list[str]) ->
     assert result.returncode in (0, 1), result.stderr
     assert result.stdout.strip()
     assert not [line for line in result.stdout.splitlines() if len(line) > 80]
+
+
+def test_a_scripted_session_over_many_kinds_of_card_fits_80_columns(store_home: Path) -> None:
+    environment = cli_env(store_home)
+    environment["COLUMNS"] = "80"
+    result = subprocess.run(
+        [*COMMAND, "15", "--new", "80"],
+        input="3\n" * 80,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("rated ") >= 80
+    assert not [line for line in result.stdout.splitlines() if len(line) > 80]

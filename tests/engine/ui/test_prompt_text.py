@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from engine.ui.prompt_text import reflow, render_prompt
+from engine.ui.prompt_text import plain_text, reflow, render_prompt
 
 
 def test_lines_of_one_paragraph_are_joined() -> None:
@@ -49,3 +49,20 @@ def test_code_blocks_are_left_as_written() -> None:
     console = Console(width=80, record=True, color_system=None)
     console.print(render_prompt(prompt))
     assert "    return s" in console.export_text()
+
+
+def test_plain_text_wraps_prose_and_list_items_at_80_with_a_hanging_indent() -> None:
+    text = (
+        "- The maximum depends on the data: it changes from row to row and batch to batch, so\n"
+        "  the same pair gets different sharpness in different contexts, and so on and on.\n"
+        "```python\n" + "x = 1  # " + "long comment " * 10 + "\n```"
+    )
+    lines = plain_text(text).split("\n")
+    assert lines[0].startswith("- The maximum") and lines[1].startswith("  ")
+    assert "".join(line.strip() + " " for line in lines[:3]).startswith(
+        "- The maximum depends on the data: it changes from row to row and batch to batch, so "
+        "the same pair"
+    )
+    prose = [line for line in lines if not line.startswith(("```", "x = 1"))]
+    assert all(len(line) <= 80 for line in prose)
+    assert any(len(line) > 80 for line in lines if line.startswith("x = 1"))  # code as written
