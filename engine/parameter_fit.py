@@ -69,15 +69,19 @@ def history_size(history: Sequence[PastReview]) -> HistorySize:
 
 def load_optimizer() -> Any:
     """py-fsrs's Optimizer class, or OptimizerMissing saying how to install it."""
-    try:
-        import pandas  # noqa: F401
-        import torch  # noqa: F401
-        import tqdm  # noqa: F401
-    except ImportError as exc:
+    import importlib
+
+    missing = []
+    for name in ("torch", "pandas", "tqdm"):  # what fsrs's `optimizer` extra brings
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
         raise OptimizerMissing(
-            f"fitting FSRS parameters needs {exc.name or 'torch'} (not installed): run "
+            f"fitting FSRS parameters needs {' and '.join(missing)} (not installed): run "
             f"{INSTALL_COMMAND}, then attnquiz optimize again; your schedule is unchanged"
-        ) from exc
+        )
     from fsrs.optimizer import Optimizer
 
     return Optimizer
