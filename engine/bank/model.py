@@ -4,35 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import Field
 
+from engine.bank.file_header import FileHeader
 from engine.cards.base import Item
 from engine.cards.typed import Aliases
 
 FORMAT_VERSION = 1
-SetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
 
 
-class BankHeader(BaseModel):
+class BankHeader(FileHeader):
     """Everything in a bank file except its items, which are validated one by one by kind."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    format_version: Literal[1]
-    set: SetName
-    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    description: str | None = None
     # Spellings shared by every item of the file, e.g. {d_k: [d, dk, "d_{k}"]}.
     symbols: Aliases = Field(default_factory=dict)
     items: list[object]
-
-    @field_validator("set", mode="before")
-    @classmethod
-    def _set_as_text(cls, value: object) -> object:
-        # `set: 15` is the natural way to write it; YAML reads it as a number.
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints
 
+from engine.bank.file_header import FileHeader, StrictModel
 from engine.checking.derivation import Assumptions
 from engine.drills import CARD_PREFIX
 
@@ -24,22 +25,17 @@ FORMAT_VERSION = 1
 DrillId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
 Line = Annotated[str, StringConstraints(min_length=1, max_length=500)]
-SetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
 StepCheck = Literal["follows", "value", "self-rated"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Mistake(_Strict):
+class Mistake(StrictModel):
     """A known wrong value for a step and what to tell a learner who reaches it."""
 
     value: Line
     message: Text
 
 
-class AssumptionsSpec(_Strict):
+class AssumptionsSpec(StrictModel):
     """What the drill may assume: `stated` is shown to the learner, the rest feeds the checker.
 
     The checker fields map one to one onto `engine.checking.derivation.Assumptions`.
@@ -75,7 +71,7 @@ class AssumptionsSpec(_Strict):
         )
 
 
-class DrillStep(_Strict):
+class DrillStep(StrictModel):
     """One line of the derivation: what to do, the expected line, a hint and what it shows."""
 
     ask: Text
@@ -92,7 +88,7 @@ class DrillStep(_Strict):
         return self.check != "self-rated"
 
 
-class Drill(_Strict):
+class Drill(StrictModel):
     """One derivation: from `start` (the first line, if the first step continues it) to `target`."""
 
     id: DrillId
@@ -110,17 +106,7 @@ class Drill(_Strict):
         return CARD_PREFIX + self.id
 
 
-class DrillFile(_Strict):
+class DrillFile(FileHeader):
     """A whole drill file, e.g. `drills/15.yaml`."""
 
-    format_version: Literal[1]
-    set: SetName
-    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    description: str | None = None
     drills: list[object]
-
-    @field_validator("set", mode="before")
-    @classmethod
-    def _set_as_text(cls, value: object) -> object:
-        # `set: 15` is the natural way to write it; YAML reads it as a number.
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value

@@ -12,18 +12,15 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     StringConstraints,
     ValidationError,
-    field_validator,
 )
 
-from engine.bank.model import SetName
+from engine.bank.file_header import FileHeader, StrictModel
 from engine.cards.base import Text
 from engine.drills.rapid_shapes import (
     Shape,
@@ -41,18 +38,14 @@ DimText = Annotated[str, StringConstraints(min_length=1, max_length=60)]
 Expression = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class ShapeMistake(_Strict):
+class ShapeMistake(StrictModel):
     """A classic wrong shape (in the template's variables) and what to tell the learner."""
 
     answer: tuple[DimText, ...] = Field(min_length=1)
     message: Text
 
 
-class RapidTemplate(_Strict):
+class RapidTemplate(StrictModel):
     id: Name
     # Each variable's range when the question is drawn with numbers: [lowest, highest].
     dims: dict[Variable, tuple[int, int]] = Field(min_length=1)
@@ -67,7 +60,7 @@ class RapidTemplate(_Strict):
     explanation: Text | None = None
 
 
-class RapidSection(_Strict):
+class RapidSection(StrictModel):
     name: Name = "rapid"
     questions: int = Field(default=12, ge=1, le=50)
     limit_seconds: int = Field(default=90, ge=10, le=3600)
@@ -77,17 +70,8 @@ class RapidSection(_Strict):
     templates: tuple[RapidTemplate, ...] = Field(min_length=1)
 
 
-class RapidDrillFile(_Strict):
-    format_version: Literal[1]
-    set: SetName
-    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    description: str | None = None
+class RapidDrillFile(FileHeader):
     rapid: RapidSection
-
-    @field_validator("set", mode="before")
-    @classmethod
-    def _set_as_text(cls, value: object) -> object:
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,13 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     StringConstraints,
     ValidationError,
-    field_validator,
 )
 
-from engine.bank.model import QuestionSet, SetName
+from engine.bank.file_header import FileHeader, StrictModel
+from engine.bank.model import QuestionSet
 from engine.cards.base import ItemId, Text
 from engine.drills.model import AssumptionsSpec
 from engine.errors import BankError
@@ -31,11 +29,7 @@ Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
 Formula = Annotated[str, StringConstraints(min_length=1, max_length=400)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class StepSpec(_Strict):
+class StepSpec(StrictModel):
     """A line checked by `check_step`: it follows `previous` and reaches `expected`.
 
     `must_use` names symbols the line has to mention, so that, for the max trick, the plain
@@ -47,13 +41,13 @@ class StepSpec(_Strict):
     must_use: tuple[str, ...] = ()
 
 
-class CodeSpec(_Strict):
+class CodeSpec(StrictModel):
     """A function graded like `attnquiz submit --no-time`; `function` as `--func`."""
 
     function: str | None = None
 
 
-class TimedQuestion(_Strict):
+class TimedQuestion(StrictModel):
     prompt: Text | None = None
     item: ItemId | None = None
     step: StepSpec | None = None
@@ -68,30 +62,21 @@ class TimedQuestion(_Strict):
         return "step" if self.step is not None else "code"
 
 
-class TimedPart(_Strict):
+class TimedPart(StrictModel):
     id: Name
     title: Annotated[str, StringConstraints(min_length=1, max_length=80)]
     questions: tuple[TimedQuestion, ...] = Field(min_length=1)
     assumptions: AssumptionsSpec = Field(default_factory=AssumptionsSpec)
 
 
-class TimedSection(_Strict):
+class TimedSection(StrictModel):
     name: Name = DEFAULT_DRILL
     limit_seconds: int = Field(default=300, ge=10, le=3600)
     parts: tuple[TimedPart, ...] = Field(min_length=1)
 
 
-class TimedDrillFile(_Strict):
-    format_version: Literal[1]
-    set: SetName
-    title: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    description: str | None = None
+class TimedDrillFile(FileHeader):
     timed: TimedSection
-
-    @field_validator("set", mode="before")
-    @classmethod
-    def _set_as_text(cls, value: object) -> object:
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 @dataclass(frozen=True)
