@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
+from engine.bank.validation_messages import report_validation
 from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
 from engine.cards import KINDS, Item
 from engine.errors import BankError
@@ -44,7 +44,7 @@ def load_bank_file(
     try:
         result.header = BankHeader.model_validate(value)
     except ValidationError as exc:
-        _report(doc, exc, (), "bank", BankHeader.model_fields)
+        report_validation(doc, exc, (), "bank", BankHeader)
         if not isinstance(value.get("items"), list):
             return result
     if result.header:
@@ -99,7 +99,7 @@ def _load_item(
     try:
         return cls.model_validate(data)
     except ValidationError as exc:
-        _report(doc, exc, loc, label, cls.model_fields)
+        report_validation(doc, exc, loc, label, cls)
         return None
 
 
@@ -108,28 +108,6 @@ def _deep_check(item: Item) -> list[str]:
         return item.check_bank() + item.check_stated()
     except Exception as exc:  # an author's answer must never crash lint
         return [f"cannot check the stated answer: {exc}"]
-
-
-def _report(
-    doc: YamlDocument, exc: ValidationError, loc: tuple[str | int, ...], label: str, fields: Any
-) -> None:
-    for error in exc.errors():
-        where = (*loc, *error["loc"])
-        line = doc.line_of(where)
-        name = ".".join(str(p) for p in error["loc"]) or "value"
-        kind = error["type"]
-        if kind == "missing":
-            missing = str(error["loc"][-1])
-            what = "no answer" if missing == "answer" else f"no {missing!r}"
-            doc.problem(line, f"{label} has {what}")
-        elif kind == "extra_forbidden":
-            unknown = str(error["loc"][-1])
-            close = difflib.get_close_matches(unknown, [f for f in fields if f != "line"], n=1)
-            tip = f" (did you mean {close[0]!r}?)" if close else ""
-            doc.problem(line, f"{label}: unknown field {unknown!r}{tip}")
-        else:
-            message = error["msg"].removeprefix("Value error, ")
-            doc.problem(line, f"{label}: {name}: {message}")
 
 
 def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:

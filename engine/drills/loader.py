@@ -6,14 +6,14 @@ Drills of a set come from `drills/<set>.yaml` (or `drills/<set>/*.yaml`) and fro
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
+from engine.bank.validation_messages import report_validation
 from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
 from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
 from engine.errors import BankError, UsageError
@@ -60,7 +60,7 @@ def load_drill_file(
     try:
         result.header = DrillFile.model_validate(value)
     except ValidationError as exc:
-        _report(doc, exc, (), "drill file", DrillFile)
+        report_validation(doc, exc, (), "drill file", DrillFile)
     if result.header:
         check_set_name(doc, result.header.set, set_name)
     raw_drills = value.get("drills")
@@ -106,7 +106,7 @@ def _load_drill(doc: YamlDocument, raw: Any, index: int) -> Drill | None:
     try:
         return Drill.model_validate({**raw, "line": line})
     except ValidationError as exc:
-        _report(doc, exc, loc, label, Drill)
+        report_validation(doc, exc, loc, label, Drill)
         return None
 
 
@@ -133,44 +133,6 @@ def shape_problems(drill: Drill) -> list[tuple[tuple[str | int, ...], str]]:
                 (where, f"step {number + 1} is self-rated: it has no mistakes to match")
             )
     return problems
-
-
-def _report(
-    doc: YamlDocument,
-    exc: ValidationError,
-    loc: tuple[str | int, ...],
-    label: str,
-    model: type[BaseModel],
-) -> None:
-    for error in exc.errors():
-        where = (*loc, *error["loc"])
-        line = doc.line_of(where)
-        name = ".".join(str(p) for p in error["loc"]) or "value"
-        if error["type"] == "missing":
-            doc.problem(line, f"{label} has no {str(error['loc'][-1])!r} ({name})")
-        elif error["type"] == "extra_forbidden":
-            unknown = str(error["loc"][-1])
-            fields = _fields_at(model, error["loc"][:-1])
-            close = difflib.get_close_matches(unknown, fields, n=1)
-            tip = f" (did you mean {close[0]!r}?)" if close else ""
-            doc.problem(line, f"{label}: unknown field {name!r}{tip}")
-        else:
-            doc.problem(line, f"{label}: {name}: {error['msg'].removeprefix('Value error, ')}")
-
-
-def _fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
-    """The field names of the (nested) model at `loc`, for "did you mean" tips."""
-    from engine.drills.model import AssumptionsSpec, DrillStep, Mistake
-
-    nested: dict[str, type[BaseModel]] = {
-        "steps": DrillStep,
-        "mistakes": Mistake,
-        "assumptions": AssumptionsSpec,
-    }
-    for part in loc:
-        if isinstance(part, str) and part in nested:
-            model = nested[part]
-    return [name for name in model.model_fields if name != "line"]
 
 
 # --- finding the drills of a set --------------------------------------------------------------

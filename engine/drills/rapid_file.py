@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from engine.bank.file_header import FileHeader, StrictModel
+from engine.bank.validation_messages import report_validation
 from engine.cards.base import Text
 from engine.drills.rapid_shapes import (
     Shape,
@@ -115,10 +116,7 @@ def read_rapid_drill(
     try:
         parsed = RapidDrillFile.model_validate(value)
     except ValidationError as exc:
-        for error in exc.errors():
-            where = ".".join(str(p) for p in error["loc"]) or "file"
-            message = error["msg"].removeprefix("Value error, ")
-            doc.problem(doc.line_of(tuple(error["loc"])), f"{where}: {message}")
+        report_validation(doc, exc, (), "rapid drill file", RapidDrillFile)
         return None, doc.problems
     check_set_name(doc, parsed.set, set_name)
     section = parsed.rapid

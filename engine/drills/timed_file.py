@@ -19,6 +19,7 @@ from pydantic import (
 
 from engine.bank.file_header import FileHeader, StrictModel
 from engine.bank.model import QuestionSet
+from engine.bank.validation_messages import report_validation
 from engine.cards.base import ItemId, Text
 from engine.drills.model import AssumptionsSpec
 from engine.errors import BankError
@@ -118,10 +119,7 @@ def read_timed_drill(
     try:
         parsed = TimedDrillFile.model_validate(value)
     except ValidationError as exc:
-        for error in exc.errors():
-            where = ".".join(str(p) for p in error["loc"]) or "file"
-            message = error["msg"].removeprefix("Value error, ")
-            doc.problem(doc.line_of(tuple(error["loc"])), f"{where}: {message}")
+        report_validation(doc, exc, (), "timed drill file", TimedDrillFile)
         return None, doc.problems
     check_set_name(doc, parsed.set, set_name)
     for p, part in enumerate(parsed.timed.parts):

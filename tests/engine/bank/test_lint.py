@@ -210,3 +210,30 @@ def test_a_timed_drill_naming_an_unknown_item_is_reported(tmp_path: Path, capsys
     assert main(["lint", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"{path}:{line_of(path, 'item: shape-outputs')}: no item 'shape-outputs' in set" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "expected"),
+    [
+        (
+            "15-rapid.yaml",
+            "  limit_seconds: 90",
+            "  limit_secnds: 90",
+            "rapid drill file: unknown field 'rapid.limit_secnds' (did you mean 'limit_seconds'?)",
+        ),
+        (
+            "15-timed.yaml",
+            "  limit_seconds:",
+            "  limit_secs:",
+            "timed drill file: unknown field 'timed.limit_secs' (did you mean 'limit_seconds'?)",
+        ),
+    ],
+    ids=["rapid", "timed"],
+)
+def test_a_misspelt_field_in_a_timed_or_rapid_file_gets_a_suggestion(
+    tmp_path: Path, capsys, name: str, old: str, new: str, expected: str
+) -> None:
+    path = drill_copy(tmp_path, name, old, new)
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:{line_of(path, new.strip())}: {expected}" in err

@@ -1,0 +1,65 @@
+"""Pydantic's validation errors as an author reads them: `PATH:LINE: what is wrong`.
+
+Shared by banks and every kind of drill file. A missing field names the field, an unknown one
+suggests the closest known field of the model found at that place ("did you mean 'hint'?").
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from engine.bank.yaml_source import YamlDocument
+
+
+def report_validation(
+    doc: YamlDocument,
+    exc: ValidationError,
+    loc: tuple[str | int, ...],
+    label: str,
+    model: type[BaseModel],
+) -> None:
+    """One problem per error, at the line of the value (or of its mapping) in the file."""
+    for error in exc.errors():
+        inner = tuple(error["loc"])
+        line = doc.line_of((*loc, *inner))
+        name = ".".join(str(p) for p in inner) or "value"
+        last = str(inner[-1]) if inner else name
+        if error["type"] == "missing":
+            what = "no answer" if last == "answer" else f"no {last!r}"
+            where = f" ({name})" if len(inner) > 1 else ""
+            doc.problem(line, f"{label} has {what}{where}")
+        elif error["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(last, fields_at(model, inner[:-1]), n=1)
+            tip = f" (did you mean {close[0]!r}?)" if close else ""
+            doc.problem(line, f"{label}: unknown field {name!r}{tip}")
+        else:
+            doc.problem(line, f"{label}: {name}: {error['msg'].removeprefix('Value error, ')}")
+
+
+def fields_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The field names of the model nested at `loc` (list indices skipped)."""
+    for part in loc:
+        if not isinstance(part, str) or part not in model.model_fields:
+            continue
+        nested = _model_in(model.model_fields[part].annotation)
+        if nested is None:
+            break
+        model = nested
+    return [name for name in model.model_fields if name != "line"]
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model inside an annotation such as `tuple[Step, ...]`, `list[Step]`, `Step | None`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is not None:
+        for argument in typing.get_args(annotation):
+            found = _model_in(argument)
+            if found is not None:
+                return found
+    return None
