@@ -9,8 +9,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
-from engine.bank.validation_messages import report_validation
-from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
+from engine.bank.set_files_merge import merge_set_files
+from engine.bank.validation_messages import report_validation, validate_file
+from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.cards import KINDS, Item
 from engine.errors import BankError
 
@@ -41,14 +42,9 @@ def load_bank_file(
     result = LoadedFile(path=doc.path, problems=doc.problems)
     if value is None:
         return result
-    try:
-        result.header = BankHeader.model_validate(value)
-    except ValidationError as exc:
-        report_validation(doc, exc, (), "bank", BankHeader)
-        if not isinstance(value.get("items"), list):
-            return result
-    if result.header:
-        check_set_name(doc, result.header.set, set_name)
+    result.header = validate_file(doc, value, BankHeader, "bank", set_name)
+    if result.header is None and not isinstance(value.get("items"), list):
+        return result
     shared_symbols = result.header.symbols if result.header else {}
     raw_items = value.get("items") or []
     first_line: dict[str, int] = {}
@@ -112,29 +108,18 @@ def _deep_check(item: Item) -> list[str]:
 
 def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:
     """Load every file of a set; raise BankError listing all problems if any file is invalid."""
-    problems: list[str] = []
-    items: list[Item] = []
-    source_of: dict[str, str] = {}
-    title = name
-    for path, shown in files:
-        loaded = load_bank_file(path, shown, set_name=name)
-        problems.extend(loaded.problems)
-        if loaded.header is not None and title == name:
-            title = loaded.header.title
-        for item in loaded.items:
-            if item.id in source_of:
-                problems.append(
-                    f"{shown}:{item.line}: duplicate id {item.id!r} (also in {source_of[item.id]})"
-                )
-                continue
-            source_of[item.id] = f"{shown}:{item.line}"
-            items.append(item)
-    if problems:
-        raise BankError(problems)
+    merged = merge_set_files(
+        name,
+        files,
+        lambda path, shown: load_bank_file(path, shown, set_name=name),
+        lambda loaded: loaded.items,
+    )
+    if merged.problems:
+        raise BankError(merged.problems)
     return QuestionSet(
         name=name,
-        title=title,
-        items=tuple(items),
+        title=merged.title,
+        items=tuple(merged.entries),
         sources=tuple(s for _, s in files),
-        source_of=source_of,
+        source_of=merged.where,
     )

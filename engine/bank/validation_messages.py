@@ -9,11 +9,28 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from engine.bank.yaml_source import YamlDocument
+from engine.bank.file_header import FileHeader
+from engine.bank.yaml_source import YamlDocument, check_set_name
+
+File = TypeVar("File", bound=FileHeader)
+
+
+def validate_file(
+    doc: YamlDocument, value: object, model: type[File], label: str, set_name: str | None
+) -> File | None:
+    """The file's value as `model`, its `set:` checked against `set_name`; None once every
+    validation problem is reported in `doc`."""
+    try:
+        parsed = model.model_validate(value)
+    except ValidationError as exc:
+        report_validation(doc, exc, (), label, model)
+        return None
+    check_set_name(doc, parsed.set, set_name)
+    return parsed
 
 
 def report_validation(

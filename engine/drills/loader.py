@@ -13,8 +13,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
-from engine.bank.validation_messages import report_validation
-from engine.bank.yaml_source import YamlDocument, check_set_name, read_versioned
+from engine.bank.set_files_merge import merge_set_files
+from engine.bank.validation_messages import report_validation, validate_file
+from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
 from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
@@ -57,12 +58,7 @@ def load_drill_file(
     result = LoadedDrills(path=doc.path, problems=doc.problems)
     if value is None:
         return result
-    try:
-        result.header = DrillFile.model_validate(value)
-    except ValidationError as exc:
-        report_validation(doc, exc, (), "drill file", DrillFile)
-    if result.header:
-        check_set_name(doc, result.header.set, set_name)
+    result.header = validate_file(doc, value, DrillFile, "drill file", set_name)
     raw_drills = value.get("drills")
     if not isinstance(raw_drills, list):
         return result
@@ -167,23 +163,12 @@ def open_drill_set(name: str, store: Path) -> DrillSet:
         names = [n for n in available_sets(roots) if not n.endswith(SPECIAL_SUFFIXES)]
         known = ", ".join(names) or "none"
         raise UsageError(f"no drills for set {name!r} (sets with drills: {known})")
-    problems: list[str] = []
-    drills: list[Drill] = []
-    seen: dict[str, str] = {}
-    title = name
-    for path, shown in files:
-        loaded = load_drill_file(path, shown, set_name=name)
-        problems.extend(loaded.problems)
-        if loaded.header is not None and title == name:
-            title = loaded.header.title
-        for drill in loaded.drills:
-            if drill.id in seen:
-                problems.append(
-                    f"{shown}:{drill.line}: duplicate id {drill.id!r} (also in {seen[drill.id]})"
-                )
-                continue
-            seen[drill.id] = f"{shown}:{drill.line}"
-            drills.append(drill)
-    if problems:
-        raise BankError(problems)
-    return DrillSet(name=name, title=title, drills=tuple(drills))
+    merged = merge_set_files(
+        name,
+        files,
+        lambda path, shown: load_drill_file(path, shown, set_name=name),
+        lambda loaded: loaded.drills,
+    )
+    if merged.problems:
+        raise BankError(merged.problems)
+    return DrillSet(name=name, title=merged.title, drills=tuple(merged.entries))

@@ -17,11 +17,10 @@ from typing import Annotated
 from pydantic import (
     Field,
     StringConstraints,
-    ValidationError,
 )
 
 from engine.bank.file_header import FileHeader, StrictModel
-from engine.bank.validation_messages import report_validation
+from engine.bank.validation_messages import validate_file
 from engine.cards.base import Text
 from engine.drills.rapid_shapes import (
     Shape,
@@ -102,7 +101,7 @@ def read_rapid_drill(
     path: Path, shown: str, set_name: str | None
 ) -> tuple[RapidDrill | None, list[str]]:
     """The drill and every problem of its file (schema, set name, and each template's algebra)."""
-    from engine.bank.yaml_source import check_set_name, read_versioned
+    from engine.bank.yaml_source import read_versioned
 
     doc, value = read_versioned(
         path,
@@ -113,12 +112,9 @@ def read_rapid_drill(
     )
     if value is None:
         return None, doc.problems
-    try:
-        parsed = RapidDrillFile.model_validate(value)
-    except ValidationError as exc:
-        report_validation(doc, exc, (), "rapid drill file", RapidDrillFile)
+    parsed = validate_file(doc, value, RapidDrillFile, "rapid drill file", set_name)
+    if parsed is None:
         return None, doc.problems
-    check_set_name(doc, parsed.set, set_name)
     section = parsed.rapid
     lines = tuple(doc.line_of(("rapid", "templates", i)) for i in range(len(section.templates)))
     seen: set[str] = set()

@@ -14,12 +14,11 @@ from typing import Annotated, Literal
 from pydantic import (
     Field,
     StringConstraints,
-    ValidationError,
 )
 
 from engine.bank.file_header import FileHeader, StrictModel
 from engine.bank.model import QuestionSet
-from engine.bank.validation_messages import report_validation
+from engine.bank.validation_messages import validate_file
 from engine.cards.base import ItemId, Text
 from engine.drills.model import AssumptionsSpec
 from engine.errors import BankError
@@ -105,7 +104,7 @@ def read_timed_drill(
     path: Path, shown: str, qset: QuestionSet | None, set_name: str | None
 ) -> tuple[TimedDrill | None, list[str]]:
     """The drill and every problem of its file; `qset` (when known) checks the items it names."""
-    from engine.bank.yaml_source import check_set_name, read_versioned
+    from engine.bank.yaml_source import read_versioned
 
     doc, value = read_versioned(
         path,
@@ -116,12 +115,9 @@ def read_timed_drill(
     )
     if value is None:
         return None, doc.problems
-    try:
-        parsed = TimedDrillFile.model_validate(value)
-    except ValidationError as exc:
-        report_validation(doc, exc, (), "timed drill file", TimedDrillFile)
+    parsed = validate_file(doc, value, TimedDrillFile, "timed drill file", set_name)
+    if parsed is None:
         return None, doc.problems
-    check_set_name(doc, parsed.set, set_name)
     for p, part in enumerate(parsed.timed.parts):
         for q, question in enumerate(part.questions):
             loc: tuple[str | int, ...] = ("timed", "parts", p, "questions", q)
