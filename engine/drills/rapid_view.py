@@ -18,7 +18,7 @@ from rich.text import Text
 from engine.drills.countdown import TerminalCountdown, clock_text
 from engine.drills.rapid_file import RapidDrill
 from engine.drills.rapid_round import RapidPrompt, RapidQuestion
-from engine.drills.timed_run import Control, DrillRun, PartStatus, QuestionCheck, Reply
+from engine.drills.timed_run import Control, DrillRun, PartStatus, QuestionCheck, Reply, reply_from
 
 RESULT_WORDS = {
     PartStatus.RIGHT: ("✓", "green"),
@@ -27,15 +27,6 @@ RESULT_WORDS = {
     PartStatus.TIMED_OUT: ("time up", "red"),
     PartStatus.STOPPED: ("stopped", "yellow"),
 }
-
-
-def _reply_from(text: str) -> Reply:
-    command = text.strip()
-    if command in {":skip", ":s"}:
-        return Control.SKIP
-    if command in {":quit", ":q"}:
-        return Control.STOP
-    return command
 
 
 def _heading(prompt: RapidPrompt) -> Text:
@@ -77,7 +68,7 @@ class ScriptedRapidFrontend:
         line = self.stdin.readline()
         if not line.strip():
             return Control.STOP
-        return _reply_from(line)
+        return reply_from(line.strip())
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check).plain, markup=False)
@@ -112,7 +103,7 @@ class InteractiveRapidFrontend:
                 except EOFError:
                     return Control.STOP
                 if text:
-                    return _reply_from(text)
+                    return reply_from(text)
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check))

@@ -77,6 +77,17 @@ class Control(enum.Enum):
 Reply = str | Control
 
 
+def reply_from(text: str) -> Reply:
+    """A typed line as a reply: `:skip`/`:s` and `:quit`/`:q` are commands, anything else is the
+    answer as typed."""
+    command = text.strip()
+    if command in {":skip", ":s"}:
+        return Control.SKIP
+    if command in {":quit", ":q"}:
+        return Control.STOP
+    return text
+
+
 @dataclass(frozen=True)
 class Prompt:
     part: TimedPart

@@ -20,22 +20,13 @@ from rich.text import Text
 
 from engine.drills.countdown import TerminalCountdown, clock_text
 from engine.drills.timed_file import TimedDrill
-from engine.drills.timed_run import Control, Prompt, QuestionCheck, Reply
+from engine.drills.timed_run import Control, Prompt, QuestionCheck, Reply, reply_from
 
 END_OF_CODE = "."
 EDITOR_TEMPLATE = (
     "# Write the function below, save and close the editor; numpy is imported as np.\n"
     "# Lines starting with '# ' at the top are ignored.\n\n"
 )
-
-
-def _reply_from(text: str) -> Reply:
-    command = text.strip()
-    if command in {":skip", ":s"}:
-        return Control.SKIP
-    if command in {":quit", ":q"}:
-        return Control.STOP
-    return text
 
 
 class ScriptedTimedFrontend:
@@ -61,7 +52,7 @@ class ScriptedTimedFrontend:
         line = self.stdin.readline()
         if not line.strip():
             return Control.STOP
-        return _reply_from(line.strip())
+        return reply_from(line.strip())
 
     def _code(self) -> Reply:
         lines: list[str] = []
@@ -72,7 +63,7 @@ class ScriptedTimedFrontend:
             if not lines and not line.strip():
                 return Control.STOP
             if not lines and line.strip().startswith(":"):
-                return _reply_from(line)
+                return reply_from(line)
             lines.append(line.rstrip("\n"))
         return "\n".join(lines) if lines else Control.STOP
 
@@ -115,7 +106,7 @@ class InteractiveTimedFrontend:
                 except EOFError:
                     return Control.STOP
                 if text:
-                    return _reply_from(text)
+                    return reply_from(text)
                 self.console.print("[dim]type your answer, :skip or :quit[/]")
 
     def _code(self) -> Reply:
@@ -129,7 +120,7 @@ class InteractiveTimedFrontend:
             if line.strip() == END_OF_CODE:
                 break
             if not lines and line.strip().startswith(":"):
-                return _reply_from(line)
+                return reply_from(line)
             lines.append(line)
         return "\n".join(lines) if any(line.strip() for line in lines) else Control.SKIP
 

@@ -202,10 +202,17 @@ def child_pids(pid: int) -> list[int]:
 
 
 @linux_only
-def test_ctrl_c_in_a_session_takes_the_worker_with_it(store_home: Path) -> None:
+@pytest.mark.parametrize(
+    ("command", "first_prompt"),
+    [(["quiz", "demo"], "[1] "), (["drill", "15", "var-scaled"], "step 1/")],
+    ids=["quiz", "drill"],
+)
+def test_ctrl_c_in_a_session_takes_the_worker_with_it(
+    store_home: Path, command: list[str], first_prompt: str
+) -> None:
     env = {**os.environ, "ATTNQUIZ_HOME": str(store_home), "NO_COLOR": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.cli", "quiz", "demo"],
+        [sys.executable, "-m", "engine.cli", *command],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -215,10 +222,10 @@ def test_ctrl_c_in_a_session_takes_the_worker_with_it(store_home: Path) -> None:
     try:
         assert proc.stdout is not None
         for line in proc.stdout:
-            if line.startswith("[1] "):
+            if line.startswith(first_prompt):
                 break
         workers = child_pids(proc.pid)
-        assert len(workers) == 1
+        assert len(workers) == 1  # started with the command, before any answer was checked
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=120) == 130
         assert is_gone(workers[0])

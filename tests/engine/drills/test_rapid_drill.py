@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -30,6 +30,7 @@ from engine.drills.timed_run import DrillRun, PartStatus, QuestionCheck, Reply, 
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from tests.engine.cli.conftest import COMMAND, cli_env
+from tests.engine.drills.test_timed_drill import FakeClock
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -38,14 +39,6 @@ def rapid_15(store: Path) -> RapidDrill:
     found = rapid_drill_file("15", store)
     assert found is not None, "set 15 ships a rapid-fire drill"
     return load_rapid_drill(*found, "15")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @dataclass
@@ -64,7 +57,7 @@ class PacedFrontend:
 
     def ask(self, prompt: RapidPrompt) -> Reply:
         self.prompts.append(prompt)
-        self.clock.now += timedelta(seconds=next(self.seconds, 1.0))
+        self.clock.advance(next(self.seconds, 1.0))
         return self.inner.ask(prompt)
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
