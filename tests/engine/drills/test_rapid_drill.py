@@ -3,17 +3,12 @@ and the command in its own process."""
 
 from __future__ import annotations
 
-import io
 import random
 import sqlite3
 import subprocess
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from engine.checking import check_shape
 from engine.drills.rapid_file import RapidDrill, load_rapid_drill, rapid_drill_file
@@ -30,9 +25,8 @@ from engine.drills.timed_run import DrillRun, PartStatus, QuestionCheck, Reply, 
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from tests.engine.cli.conftest import COMMAND, cli_env
-from tests.engine.drills.test_timed_drill import FakeClock
-
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+from tests.engine.drills.pacing import FakeClock
+from tests.engine.drills.pacing import PacedFrontend as Paced
 
 
 def rapid_15(store: Path) -> RapidDrill:
@@ -41,30 +35,8 @@ def rapid_15(store: Path) -> RapidDrill:
     return load_rapid_drill(*found, "15")
 
 
-@dataclass
-class PacedFrontend:
-    """The scripted front end, each reply taking the fake clock's `seconds` (1 s when unsaid)."""
-
-    lines: list[str]
-    clock: FakeClock
-    seconds: Iterator[float]
-    out: io.StringIO = field(default_factory=io.StringIO)
-    prompts: list[RapidPrompt] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        console = Console(file=self.out, width=100, no_color=True, highlight=False)
-        self.inner = ScriptedRapidFrontend(io.StringIO("\n".join(self.lines) + "\n"), console)
-
-    def ask(self, prompt: RapidPrompt) -> Reply:
-        self.prompts.append(prompt)
-        self.clock.advance(next(self.seconds, 1.0))
-        return self.inner.ask(prompt)
-
-    def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
-        self.inner.show_check(prompt, check)
-
-    def show_time_up(self) -> None:
-        self.inner.show_time_up()
+class PacedFrontend(Paced):
+    scripted = ScriptedRapidFrontend
 
 
 def in_process(question: RapidQuestion, answer: str) -> QuestionCheck:

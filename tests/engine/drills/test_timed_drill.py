@@ -6,14 +6,9 @@ fake clock as the test says, so nothing here depends on real time.
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
@@ -23,15 +18,14 @@ from engine.drills.timed_run import (
     DrillRun,
     PartStatus,
     Prompt,
-    QuestionCheck,
     Reply,
     TimeUp,
     run_drill,
 )
 from engine.drills.timed_view import ScriptedTimedFrontend
 from engine.errors import BankError
-
-START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+from tests.engine.drills.pacing import FakeClock
+from tests.engine.drills.pacing import PacedFrontend as Paced
 
 EQUATION = "softmax(Q K^T / sqrt(d_k)) V"
 SHAPES = ["(T_q, T_k)", "T_q x d_v"]
@@ -47,45 +41,8 @@ GOOD_CODE = """def attention(Q, K, V):
 RIGHT_ANSWERS = [EQUATION, *SHAPES, *VARIANCE, MAX_TRICK, GOOD_CODE]
 
 
-class FakeClock:
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@dataclass
-class PacedFrontend:
-    """The scripted front end, with every reply taking `seconds` (one value per reply)."""
-
-    lines: list[str]
-    clock: FakeClock
-    seconds: Iterator[float]
-    out: io.StringIO = field(default_factory=io.StringIO)
-    prompts: list[Prompt] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        console = Console(file=self.out, width=100, no_color=True, highlight=False)
-        self.inner = ScriptedTimedFrontend(io.StringIO("\n".join(self.lines) + "\n"), console)
-
-    def ask(self, prompt: Prompt) -> Reply:
-        self.prompts.append(prompt)
-        self.clock.advance(next(self.seconds, 1.0))
-        return self.inner.ask(prompt)
-
-    def show_check(self, prompt: Prompt, check: QuestionCheck) -> None:
-        self.inner.show_check(prompt, check)
-
-    def show_time_up(self) -> None:
-        self.inner.show_time_up()
-
-    @property
-    def text(self) -> str:
-        return self.out.getvalue()
+class PacedFrontend(Paced):
+    scripted = ScriptedTimedFrontend
 
 
 def set_15(store: Path) -> QuestionSet:

@@ -19,13 +19,8 @@ from engine.paths import STORE_FILE
 from engine.store import open_store
 from engine.store.db import APPLICATION_ID
 from engine.store.migrations import MIGRATIONS
-from tests.engine.drills.test_timed_drill import (
-    EQUATION,
-    RIGHT_ANSWERS,
-    FakeClock,
-    PacedFrontend,
-    drill_15,
-)
+from tests.engine.drills.pacing import FakeClock
+from tests.engine.drills.test_timed_drill import EQUATION, RIGHT_ANSWERS, PacedFrontend, drill_15
 
 
 def timed_run(
