@@ -21,7 +21,7 @@ import socket
 import sys
 from typing import Any, NoReturn
 
-from attention_ref.sandbox import isolation, landlock, protocol
+from attention_ref.sandbox import isolation, landlock, own_packages, protocol
 from attention_ref.sandbox.limits import Limits, apply_limits, arm_cpu_limit
 
 _MAX_MESSAGE = 400
@@ -147,7 +147,9 @@ def _run_worker(
 
     from attention_ref.sandbox import arrays  # noqa: F401
 
-    sys.path[:] = [p for p in sys.path if p != settings["package_root"]]
+    # The boot line put the package root first; installed packages (numba, scipy) stay.
+    if sys.path and sys.path[0] == settings["package_root"]:
+        del sys.path[0]
     sock = _hide_channel(sock)
     limits = Limits.from_json(settings["limits"])
     uid, gid = settings["uid"], settings["gid"]
@@ -157,8 +159,12 @@ def _run_worker(
         if routes:
             facts["imports"] = f"{len(routes)} closed import folders reached through held fds"
     try:
+        readable, listable = own_packages.split_grants(
+            isolation.read_only_grants(settings["protected"]),
+            own_packages.own_package_folders(settings["package_root"]),
+        )
         ruleset: landlock.Ruleset | None = landlock.build_ruleset(
-            isolation.read_only_grants(settings["protected"]), [workdir], isolation.DEVICES
+            readable, [workdir], isolation.DEVICES, listable
         )
     except landlock.LandlockUnavailable as error:
         ruleset = None
@@ -181,8 +187,11 @@ def _run_worker(
         facts["landlock"] = ruleset.description
     os.chdir(workdir)
     os.umask(0o077)
+    facts["own packages"] = "attention_ref and engine: files unreadable, imports refused"
     protocol.send_frame(sock, token, 0, {"kind": "ready", "isolation": facts})
-    _Worker(sock, token, settings, limits).serve()
+    worker = _Worker(sock, token, settings, limits)
+    own_packages.hide_own_modules()
+    worker.serve()
 
 
 class _Worker:
@@ -254,7 +263,7 @@ class _Worker:
             module = importlib.util.module_from_spec(spec)
             sys.modules["submission"] = module
             spec.loader.exec_module(module)
-            function = getattr(module, self._function_name, None)
+            function = _resolve(module, self._function_name)
         except BaseException as error:
             reply.update(self._failure(error))
             return reply
@@ -271,6 +280,11 @@ class _Worker:
         positional = received[: header["positional"]]
         keywords: dict[str, Any] = dict.fromkeys(header["none_keywords"])
         keywords.update(zip(header["keywords"], received[header["positional"] :], strict=True))
+        for name in header.get("scalars", ()):
+            keywords[name] = keywords[name].item()  # d_k=8, causal=True, axis=-1
+        if header.get("as_lists"):
+            positional = [a.tolist() for a in positional]
+            keywords = {k: v.tolist() if hasattr(v, "tolist") else v for k, v in keywords.items()}
         arm_cpu_limit(self._limits.seconds_per_call)
         reply: dict[str, Any] = {"kind": "result"}
         try:
@@ -312,6 +326,17 @@ class _Worker:
         if size > protocol.MAX_RESULT_PAYLOAD:
             raise ValueError(f"the function returned {size} bytes, more than the sandbox carries")
         return form, converted
+
+
+def _resolve(module: Any, name: str) -> Any:
+    """`f`, or `Class.method` called on `Class()` (a class with a no-argument constructor)."""
+    owner_name, _, method = name.rpartition(".")
+    if not owner_name:
+        return getattr(module, name, None)
+    owner = getattr(module, owner_name, None)
+    if isinstance(owner, type):
+        owner = owner()
+    return getattr(owner, method, None)
 
 
 def describe_exception(error: BaseException, path: str) -> str:

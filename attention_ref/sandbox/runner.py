@@ -106,8 +106,9 @@ class Sandbox:
     ) -> None:
         self._shutdown()
 
-    def call(self, *args: Any, **kwargs: Any) -> CallResult:
-        """Call the function with these arrays (keyword values may be None)."""
+    def call(self, *args: Any, as_lists: bool = False, **kwargs: Any) -> CallResult:
+        """Call the function with these arrays (keyword values may be None; a Python bool,
+        int or float keyword arrives as that scalar). `as_lists`: pass nested lists instead."""
         if self._final is not None:
             return self._final
         if self._channel is None:
@@ -125,6 +126,8 @@ class Sandbox:
             "positional": len(positional),
             "keywords": list(named),
             "none_keywords": [k for k, v in kwargs.items() if v is None],
+            "scalars": [k for k, v in kwargs.items() if isinstance(v, bool | int | float)],
+            "as_lists": as_lists,
         }
         request = protocol.encode_frame(self._token, self._seq, header, views)
         start = time.monotonic()

@@ -54,9 +54,7 @@ ROWS = _rows()
 
 def _agrees(row: Row, grade: Grade) -> bool:
     function_ok = row.function == "-" or grade.function == row.function
-    return (
-        grade.verdict == row.verdict and set(grade.diagnosis) == row.diagnosis and function_ok
-    )
+    return grade.verdict == row.verdict and set(grade.diagnosis) == row.diagnosis and function_ok
 
 
 @pytest.fixture(scope="module")
