@@ -33,8 +33,8 @@ LADDER = (64, 128, 256, 512, 1024, 2048)
 D = 64
 WARMUP = 2
 MIN_SAMPLES = 15
-MAX_SAMPLES = 61
-SIZE_BUDGET_S = 4.0  # time spent sampling one size, once MIN_SAMPLES are in
+MAX_SAMPLES = 201
+SIZE_BUDGET_S = 3.0  # time spent sampling one size, once MIN_SAMPLES are in
 TOTAL_BUDGET_S = 30.0
 Progress = Callable[[str], None]
 
