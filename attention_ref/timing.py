@@ -8,14 +8,18 @@ on this shared machine hits both. Each size starts with warm-up calls that are n
 reference: code that answers the battery and returns garbage at the timing sizes is stopped
 and reported, and so is code that leaves processes running to slow the reference down.
 
-The Numba kernel is timed in this process (one thread, no channel); its column says so.
+The Numba kernel is timed the same way, in a third sandbox that may import attnquiz's own
+package: it is compiled (or loaded from Numba's cache) here first, with a message, and its cache
+is copied into the sandbox, so no run sits silent while it compiles.
 """
 
 from __future__ import annotations
 
+import contextlib
 import statistics
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,24 +67,27 @@ def time_submission(
     """Median times per size, `vs_numpy` (yours / the reference's, same process kind), spread,
     and why the ladder stopped. `plan` is how grading called the code (form, mask, d_k)."""
     say = progress or (lambda text: None)
+    limits = limits or Limits()
     plan = plan or CallPlan(
         Found(function, "attention" if target == "attention" else "softmax", (), 0)
     )
     machine = this_machine()
-    kernel = _kernel(target, say)
+    kernel_files = _compiled_kernel(target, say)
+    notes: list[str] = []
     reference_name = "attention" if target == "attention" else "stable_softmax"
     sizes: list[dict[str, Any]] = []
     stopped = "every size of the ladder was timed"
     wrong_output = False
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
-    say("timing: starting your code and the NumPy reference in two sandboxes")
+    say("timing: starting your code and the references in their sandboxes")
     with (
-        Sandbox(path, function, limits or Limits()) as mine,
-        Sandbox(Path(reference.__file__), reference_name, limits or Limits()) as ref,
+        Sandbox(path, function, limits) as mine,
+        Sandbox(Path(reference.__file__), reference_name, limits) as ref,
+        _kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
         baseline = len(_processes(mine))
-        pinned = _same_core(mine, ref)
+        pinned = _same_core(mine, ref, *([kernel] if kernel is not None else []))
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:
@@ -128,10 +135,11 @@ def time_submission(
             "wall time around each call seen from outside the sandbox (inputs sent, outputs "
             "received), your code and the NumPy reference interleaved in the same kind of "
             "sandboxed process with one thread each, on one core; medians after warm-up calls; "
-            "vs_numpy is the median of the ratios of neighbouring calls"
+            "vs_numpy (and vs_kernel, the Numba kernel in a third such sandbox) is the median "
+            "of the ratios of neighbouring calls"
         ),
-        "kernel_measured": "the Numba kernel in attnquiz's own process, one thread, no channel",
         "same_core": pinned,
+        "notes": notes,
     }
 
 
@@ -178,7 +186,7 @@ def _time_size(
     t: int,
     rng: np.random.Generator,
     left: float,
-    kernel: Callable[..., Any] | None,
+    kernel: Sandbox | None,
     machine: Machine,
     say: Progress,
     min_samples: int,
@@ -189,15 +197,20 @@ def _time_size(
         reference.attention(*args) if target == "attention" else reference.stable_softmax(args[0])
     )
     say(f"timing T = {t}: warming up")
+    boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel is not None else {})}
+
+    def call(who: str) -> CallResult:
+        return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args)
+
     for _ in range(WARMUP):
-        _check(_call_mine(mine, plan, args), expected, t)
-        _check(ref.call(*args), expected, t)
+        for who in boxes:
+            _check(call(who), expected, t, who)
     if len(_processes(mine)) > baseline:
         raise _Stop(
             f"stopped at T = {t}: your code left processes running, which would slow the "
             "reference down and skew the figures"
         )
-    times: dict[str, list[float]] = {"mine": [], "ref": []}
+    times: dict[str, list[float]] = {who: [] for who in boxes}
     size_started = time.perf_counter()
     while len(times["mine"]) < MAX_SAMPLES:
         elapsed = time.perf_counter() - size_started
@@ -205,70 +218,91 @@ def _time_size(
             break
         if elapsed > left and times["mine"]:
             break
-        order = ("mine", "ref") if len(times["mine"]) % 2 == 0 else ("ref", "mine")
+        order = list(boxes) if len(times["mine"]) % 2 == 0 else list(reversed(boxes))
         for who in order:
-            result = _call_mine(mine, plan, args) if who == "mine" else ref.call(*args)
-            _check(result, expected, t)
+            result = call(who)
+            _check(result, expected, t, who)
             assert result.seconds is not None
             times[who].append(result.seconds)
         if len(times["mine"]) % 5 == 0:
             say(f"timing T = {t}: {len(times['mine'])} samples each")
-    kernel_s = _kernel_seconds(kernel, args, len(times["mine"]))
-    return _row(target, t, times["mine"], times["ref"], kernel_s, machine)
+    return _row(target, t, times["mine"], times["ref"], times.get("kernel"), machine)
 
 
-def _check(result: CallResult, expected: np.ndarray, t: int) -> None:
+def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") -> None:
+    whose = "your code" if who == "mine" else f"the {who} reference (a bug in attnquiz)"
     if result.status != "ok" or result.seconds is None:
-        raise _Stop(f"stopped at T = {t}: the call ended with {result.status}: {result.error}")
+        raise _Stop(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
     value = result.value[0] if isinstance(result.value, tuple) else result.value
     given = np.asarray(value, dtype=np.float64)
+    wrong = who == "mine"
     if given.size != expected.size:
         raise _Stop(
-            f"stopped at T = {t}: the timed output has the wrong shape {given.shape}", wrong=True
+            f"stopped at T = {t}: the timed output of {whose} has the wrong shape {given.shape}",
+            wrong=wrong,
         )
     with np.errstate(invalid="ignore"):
         ok = np.allclose(given.reshape(expected.shape), expected, rtol=1e-3, atol=1e-4)
     if not ok:
         raise _Stop(
-            f"stopped at T = {t}: the timed output is wrong (not the reference's values)",
-            wrong=True,
+            f"stopped at T = {t}: the timed output of {whose} is wrong (not the reference's "
+            "values)",
+            wrong=wrong,
         )
 
 
-def _kernel(target: str, say: Progress) -> Callable[..., Any] | None:
+_KERNEL_SHIM = (
+    "from attention_ref.kernel import flash_attention\n\n\n"
+    "def attention(Q, K, V):\n    return flash_attention(Q, K, V)\n"
+)
+
+
+def _compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
+    """Compile the kernel here (or load it from Numba's cache), and return its cache files as
+    the kernel's sandbox will look for them; None when there is no kernel to time."""
     if target != "attention":
         return None
     try:
-        from attention_ref.kernel import flash_attention
+        from numba.core.caching import _CacheLocator
+
+        from attention_ref import kernel
     except ImportError:
         return None
     say("timing: loading the Numba kernel (the first run on this machine compiles it: ~15 s)")
     started = time.perf_counter()
     tiny = np.zeros((4, D), dtype=np.float32)
-    flash_attention(tiny, tiny, tiny)  # compiled now, or loaded from Numba's cache
+    kernel.flash_attention(tiny, tiny, tiny)
     say(f"timing: the Numba kernel is ready ({time.perf_counter() - started:.1f} s)")
-    return flash_attention
+    cache = getattr(kernel._flash_core, "_cache", None)
+    folder = Path(getattr(cache, "_cache_path", ""))
+    subpath = _CacheLocator.get_suitable_cache_subpath(kernel.__file__)
+    files = {"kernel.py": _KERNEL_SHIM.encode()}
+    if folder.is_dir():
+        for entry in folder.glob("kernel.*.nb[ic]"):
+            files[f"numba-cache/{subpath}/{entry.name}"] = entry.read_bytes()
+    return files
 
 
-def _kernel_seconds(kernel: Callable[..., Any] | None, args: Any, samples: int) -> float | None:
-    if kernel is None:
-        return None
-    import numba
-    from threadpoolctl import threadpool_limits
-
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        with threadpool_limits(1):
-            kernel(*args)
-            times = []
-            for _ in range(max(5, min(samples, 15))):
-                start = time.perf_counter()
-                kernel(*args)
-                times.append(time.perf_counter() - start)
-    finally:
-        numba.set_num_threads(previous)
-    return statistics.median(times)
+@contextlib.contextmanager
+def _kernel_sandbox(
+    files: dict[str, bytes] | None, limits: Limits, notes: list[str]
+) -> Iterator[Sandbox | None]:
+    """The kernel's sandbox, ready (its first call done); None, with a note, if it is not."""
+    if files is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="attnquiz-kernel-") as folder:
+        shim = Path(folder) / "kernel_shim.py"
+        shim.write_text(files["kernel.py"].decode(), encoding="utf-8")
+        cache = {k: v for k, v in files.items() if k.startswith("numba-cache/")}
+        with Sandbox(shim, "attention", limits, own_packages=True, files=cache) as box:
+            tiny = np.zeros((4, D), dtype=np.float32)
+            first = box.call(tiny, tiny, tiny)
+            if first.status == "ok":
+                yield box
+                return
+            notes.append(f"the Numba kernel was not timed: {first.status}: {first.error}")
+        yield None
 
 
 def _row(
@@ -276,11 +310,12 @@ def _row(
     t: int,
     mine: list[float],
     ref: list[float],
-    kernel_s: float | None,
+    kernel: list[float] | None,
     machine: Machine,
 ) -> dict[str, Any]:
     median = statistics.median(mine)
     numpy_s = statistics.median(ref)
+    kernel_s = statistics.median(kernel) if kernel else None
     flops = attention_flops(t, t, D) if target == "attention" else 5 * t * t
     gflops = flops / median / 1e9
     quartiles = statistics.quantiles(mine, n=4) if len(mine) >= 2 else [median, median, median]
@@ -298,10 +333,14 @@ def _row(
         # How many times slower than the reference (1.0 = as fast; below 1 = faster): the
         # median over rounds of (your call / the reference's call next to it), which a burst
         # of load on the machine disturbs far less than a ratio of two medians.
-        "vs_numpy": statistics.median([a / b for a, b in zip(mine, ref, strict=False)]),
-        "vs_kernel": median / kernel_s if kernel_s else None,
+        "vs_numpy": _paired(mine, ref),
+        "vs_kernel": _paired(mine, kernel) if kernel else None,
         "share_of_peak": gflops / machine.sgemm_gflops if target == "attention" else None,
     }
+
+
+def _paired(mine: list[float], theirs: list[float]) -> float:
+    return statistics.median([a / b for a, b in zip(mine, theirs, strict=False)])
 
 
 def roofline(t: int, machine: Machine) -> str:

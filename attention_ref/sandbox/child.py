@@ -159,10 +159,15 @@ def _run_worker(
         if routes:
             facts["imports"] = f"{len(routes)} closed import folders reached through held fds"
     try:
-        readable, listable = own_packages.split_grants(
-            isolation.read_only_grants(settings["protected"]),
-            own_packages.own_package_folders(settings["package_root"]),
-        )
+        own = own_packages.own_package_folders(settings["package_root"])
+        grants = isolation.read_only_grants(settings["protected"])
+        if settings.get("own_packages"):
+            # attnquiz's own reference code, timed next to a submission.
+            # threadpoolctl (which the kernel asks for NumPy's BLAS) reads its own maps.
+            readable, listable = [*grants, *own, "/proc/self/maps"], list[str]()
+            os.environ["NUMBA_CACHE_DIR"] = os.path.join(workdir, "numba-cache")
+        else:
+            readable, listable = own_packages.split_grants(grants, own)
         ruleset: landlock.Ruleset | None = landlock.build_ruleset(
             readable, [workdir], isolation.DEVICES, listable
         )
@@ -187,10 +192,15 @@ def _run_worker(
         facts["landlock"] = ruleset.description
     os.chdir(workdir)
     os.umask(0o077)
-    facts["own packages"] = "attention_ref and engine: files unreadable, imports refused"
+    facts["own packages"] = (
+        "readable: this sandbox runs attnquiz's own reference code"
+        if settings.get("own_packages")
+        else "attention_ref and engine: files unreadable, imports refused"
+    )
     protocol.send_frame(sock, token, 0, {"kind": "ready", "isolation": facts})
     worker = _Worker(sock, token, settings, limits)
-    own_packages.hide_own_modules()
+    if not settings.get("own_packages"):
+        own_packages.hide_own_modules()
     worker.serve()
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -56,10 +56,16 @@ class Sandbox:
         limits: Limits = Limits(),  # noqa: B008  (frozen, so sharing the default is safe)
         *,
         protect: Iterable[Path] = (),
+        own_packages: bool = False,
+        files: Mapping[str, bytes] | None = None,
     ) -> None:
         self.source = Path(source)
         self.function = function
         self.limits = limits
+        # Only for attnquiz's own code (the references timed next to a submission): it may
+        # import attention_ref, and finds `files` (e.g. a Numba cache) in its folder.
+        self._own_packages = own_packages
+        self._files = dict(files or {})
         self._protect = [str(Path(p).resolve()) for p in protect]
         self._token = secrets.token_bytes(protocol.TOKEN_BYTES)
         self._stdout = CappedTail(limits.max_output_bytes)
@@ -166,6 +172,7 @@ class Sandbox:
         source_text = self.source.read_bytes()  # an unreadable file is the caller's OSError
         workdir = launch.prepare_workdir(self.source, source_text)
         self._workdir, self._uid = workdir.path, workdir.uid
+        self._place_files(workdir.path, workdir.uid)
         self._process, sock = launch.spawn(workdir)
         assert self._process.stdout is not None and self._process.stderr is not None
         streams = {
@@ -175,6 +182,7 @@ class Sandbox:
         reader = protocol.FrameReader(self._token, protocol.MAX_RESULT_PAYLOAD)
         self._channel = Channel(sock, reader, streams)
         hello = launch.hello_header(workdir, self.function, self.limits, self._protect, self.source)
+        hello["own_packages"] = self._own_packages
         try:
             frame = self._exchange(
                 protocol.encode_frame(self._token, 0, hello),
@@ -192,6 +200,21 @@ class Sandbox:
         self._isolation = launch.describe_isolation(
             frame.header["isolation"], self._uid, self.limits
         )
+
+    def _place_files(self, folder: Path, uid: int | None) -> None:
+        """Write `files` (paths relative to the sandbox's folder), owned by its uid."""
+        import os
+
+        for relative, data in self._files.items():
+            target = (folder / relative).resolve()
+            if folder.resolve() not in target.parents:
+                raise ValueError(f"{relative!r} is outside the sandbox's folder")
+            made = [p for p in reversed(target.parents) if not p.exists()]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            if uid is not None:
+                for path in [*made, target]:
+                    os.chown(path, uid, uid)
 
     def _import(self) -> None:
         self._seq += 1

@@ -76,7 +76,9 @@ def show_timing(console: Any, timing: dict[str, Any]) -> None:
     console.print(table)
     if timing.get("stopped"):
         console.print(Text(f"the ladder stopped: {timing['stopped']}"))
-    for key in ("measured", "kernel_measured", "roofline", "machine"):
+    for note in timing.get("notes", []):
+        console.print(Text(f"note: {note}"))
+    for key in ("measured", "roofline", "machine"):
         if timing.get(key):
             console.print(Text(str(timing[key]), style="dim" if key != "roofline" else ""))
 
