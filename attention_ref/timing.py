@@ -1,9 +1,9 @@
 """Time a passing submission on this CPU, like with like, next to the NumPy reference.
 
 The learner's code and the NumPy reference (`reference.py` itself, loaded as a submission) run
-in the same kind of sandboxed process, with the same thread count (one), called through the same
-channel with the same inputs, and their samples are interleaved A B B A ... so a burst of load
-on this shared machine hits both. Each size starts with warm-up calls that are not counted
+in the same kind of sandboxed process, with the same thread count (one), on the same core, called
+through the same channel with the same inputs, and their samples are interleaved (a fresh order
+each round) so a burst of load on this shared machine hits both. Each size starts with warm-up calls that are not counted
 (first calls, Numba compiling the learner's code). Every timed output is checked against the
 reference: code that answers the battery and returns garbage at the timing sizes is stopped
 and reported, and so is code that leaves processes running to slow the reference down.
@@ -16,6 +16,7 @@ is copied into the sandbox, so no run sits silent while it compiles.
 from __future__ import annotations
 
 import contextlib
+import random
 import statistics
 import tempfile
 import time
@@ -211,6 +212,8 @@ def _time_size(
             "reference down and skew the figures"
         )
     times: dict[str, list[float]] = {who: [] for who in boxes}
+    shuffle = random.Random(t)
+    last = ""
     size_started = time.perf_counter()
     while len(times["mine"]) < MAX_SAMPLES:
         elapsed = time.perf_counter() - size_started
@@ -218,7 +221,13 @@ def _time_size(
             break
         if elapsed > left and times["mine"]:
             break
-        order = list(boxes) if len(times["mine"]) % 2 == 0 else list(reversed(boxes))
+        # A fresh order each round, never the same process twice in a row: on one core, a
+        # process that runs right after itself finds its data still in the cache.
+        order = list(boxes)
+        shuffle.shuffle(order)
+        if order[0] == last:
+            order.append(order.pop(0))
+        last = order[-1]
         for who in order:
             result = call(who)
             _check(result, expected, t, who)
