@@ -3,8 +3,8 @@
 The learner's code and the NumPy reference (`reference.py` itself, loaded as a submission) run
 in the same kind of sandboxed process, with the same thread count (one), on the same core, called
 through the same channel with the same inputs, and their samples are interleaved (a fresh order
-each round) so a burst of load on this shared machine hits both. Each size starts with warm-up calls that are not counted
-(first calls, Numba compiling the learner's code). Every timed output is checked against the
+each round) so a burst of load on this shared machine hits both. Each size starts with warm-up
+calls that are not counted (first calls, Numba compiling the learner's code). Every timed output is checked against the
 reference: code that answers the battery and returns garbage at the timing sizes is stopped
 and reported, and so is code that leaves processes running to slow the reference down.
 
