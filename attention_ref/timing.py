@@ -1,16 +1,17 @@
 """Time a passing submission on this CPU, like with like, next to the NumPy reference.
 
-The learner's code and the NumPy reference (`reference.py` itself, loaded as a submission) run
-in the same kind of sandboxed process, with the same thread count (one), on the same core, called
-through the same channel with the same inputs, and their samples are interleaved (a fresh order
-each round) so a burst of load on this shared machine hits both. Each size starts with warm-up
-calls that are not counted (first calls, Numba compiling the learner's code). Every timed output is checked against the
-reference: code that answers the battery and returns garbage at the timing sizes is stopped
-and reported, and so is code that leaves processes running to slow the reference down.
+The learner's code and the NumPy reference (`reference.py` itself, loaded as a submission)
+run in the same kind of sandboxed process, with one thread each, on the same core, called
+through the same channel with the same inputs. Their samples are interleaved, in a fresh
+order each round, so a burst of load on this shared machine hits both. Each size starts with
+warm-up calls that are not counted (first calls, Numba compiling the learner's code). Every
+timed output is checked against the reference: code that answers the battery and returns
+garbage at the timing sizes is stopped and reported, and so is code that leaves processes
+running to slow the reference down.
 
 The Numba kernel is timed the same way, in a third sandbox that may import attnquiz's own
-package: it is compiled (or loaded from Numba's cache) here first, with a message, and its cache
-is copied into the sandbox, so no run sits silent while it compiles.
+package: it is compiled (or loaded from Numba's cache) here first, with a message, and its
+cache is copied into the sandbox, so no run sits silent while it compiles.
 """
 
 from __future__ import annotations
