@@ -100,7 +100,7 @@ class CallPlan:
                 values[param] = int(args[0].shape[-1])
             elif role == "axis" and required:
                 values[param] = -1
-            elif role == "zero":
+            elif role == "zero" and required:
                 values[param] = 0.0
             elif role == "false" and required:
                 values[param] = False

@@ -273,6 +273,8 @@ def _softmax_roles(c: _Callable) -> dict[str, str] | None:
     params = c.params
     if not params or _role(params[0]) is not None:
         return None
+    if c.owner is not None and "softmax" not in c.owner.lower():
+        return None  # a layer's forward(x) is not a softmax
     roles: dict[str, str] = {}
     for param in params[1:]:
         role = _role(param)
@@ -284,10 +286,9 @@ def _softmax_roles(c: _Callable) -> dict[str, str] | None:
 
 
 def _looks_like_attention(c: _Callable) -> bool:
-    lowered = c.short.lower()
-    return any(w in lowered for w in ("attention", "attn", "sdpa")) or (
-        c.owner is not None and len(c.required) >= 2
-    )
+    words = ("attention", "attn", "sdpa", "head", "transformer")
+    named = c.short.lower() + " " + (c.owner or "").lower()
+    return any(w in named for w in words) or (c.owner is not None and len(c.required) >= 2)
 
 
 def _choose(

@@ -17,6 +17,7 @@ class Hints:
     rank: int | None = None  # 2, 3 or 4 when the code shows it; None: any or unknown
     any_rank: bool = False  # swapaxes(-1, -2), einsum with "...", [..., ] indexing
     torch_transpose: bool = False  # X.transpose(-2, -1) or X.transpose(-1, -2)
+    uses_numba: bool = False  # its first call of each kind compiles
 
 
 def _ints(nodes: list[ast.expr]) -> list[int] | None:
@@ -45,7 +46,13 @@ def _einsum_rank(spec: str) -> tuple[int | None, bool]:
 def read_hints(tree: ast.AST) -> Hints:
     ranks: list[int] = []
     any_rank = torch_transpose = False
+    uses_numba = False
     for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                modules.append(node.module or "")
+            uses_numba = uses_numba or any(m.split(".")[0] == "numba" for m in modules)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             attr = node.func.attr
             args = list(node.args)
@@ -75,4 +82,4 @@ def read_hints(tree: ast.AST) -> Hints:
             if node.value.attr == "shape" and plain and len(names) in (3, 4):
                 ranks.append(len(names))
     rank = max(ranks) if ranks else None
-    return Hints(rank, any_rank, torch_transpose)
+    return Hints(rank, any_rank, torch_transpose, uses_numba)

@@ -30,6 +30,7 @@ import numpy as np
 from attention_ref import reference
 from attention_ref.calling import CallPlan
 from attention_ref.discovery import Found
+from attention_ref.grading import for_code
 from attention_ref.machine import Machine, this_machine
 from attention_ref.reference import attention_flops
 from attention_ref.sandbox import CallResult, Limits, Sandbox
@@ -69,10 +70,10 @@ def time_submission(
     """Median times per size, `vs_numpy` (yours / the reference's, same process kind), spread,
     and why the ladder stopped. `plan` is how grading called the code (form, mask, d_k)."""
     say = progress or (lambda text: None)
-    limits = limits or Limits()
     plan = plan or CallPlan(
         Found(function, "attention" if target == "attention" else "softmax", (), 0)
     )
+    limits = for_code(plan.found, limits or Limits())
     machine = this_machine()
     kernel_files = _compiled_kernel(target, say)
     notes: list[str] = []
