@@ -51,7 +51,7 @@ def show_grade(grade: Grade) -> None:
     if grade.output.strip():
         console.print(Text("its output (last lines):", style="dim"))
         console.print(Text(grade.output.strip()[-600:], style="dim"))
-    if grade.seed:
+    if grade.seed and grade.cases:
         console.print(Text(f"inputs drawn with seed {grade.seed}", style="dim"))
     if grade.timing:
         show_timing(console, grade.timing)
