@@ -108,6 +108,25 @@ def attention_cases(seed: int, *, causal_only: bool = False, with_mask: bool = F
         )
     if causal_only:
         cases = [_as_causal(c) for c in cases if c.args[0].shape[0] == c.args[1].shape[0]]
+        t = size(6, 9)
+        cases += [
+            _case(
+                "causal-large",
+                f"T = {t}, scores in the hundreds",
+                *_qkv(rng, t, t, 16, 3, 6.0),
+                causal=True,
+                rtol=1e-3,
+                atol=1e-5,
+            ),
+            _case(
+                "causal-float32",
+                f"T = {t}, float32",
+                *_qkv(rng, t, t, 8, 4, dtype=np.float32),
+                causal=True,
+                rtol=2e-4,
+                atol=1e-5,
+            ),
+        ]
     return cases
 
 

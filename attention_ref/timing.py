@@ -196,14 +196,19 @@ def _time_size(
     baseline: int,
 ) -> dict[str, Any]:
     args = _inputs(target, plan, t, rng)
+    # Code that masks the future by itself (causal_attention) is timed against causal references.
+    causal = plan.found.causal_by_name
+    extra = {"causal": True} if causal else {}
     expected = np.asarray(
-        reference.attention(*args) if target == "attention" else reference.stable_softmax(args[0])
+        reference.attention(*args, causal=causal)
+        if target == "attention"
+        else reference.stable_softmax(args[0])
     )
     say(f"timing T = {t}: warming up")
     boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel is not None else {})}
 
     def call(who: str) -> CallResult:
-        return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args)
+        return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args, **extra)
 
     for _ in range(WARMUP):
         for who in boxes:
@@ -264,7 +269,8 @@ def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") 
 
 _KERNEL_SHIM = (
     "from attention_ref.kernel import flash_attention\n\n\n"
-    "def attention(Q, K, V):\n    return flash_attention(Q, K, V)\n"
+    "def attention(Q, K, V, causal=False):\n"
+    "    return flash_attention(Q, K, V, causal=causal)\n"
 )
 
 
@@ -283,6 +289,7 @@ def _compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
     started = time.perf_counter()
     tiny = np.zeros((4, D), dtype=np.float32)
     kernel.flash_attention(tiny, tiny, tiny)
+    kernel.flash_attention(tiny, tiny, tiny, causal=True)
     say(f"timing: the Numba kernel is ready ({time.perf_counter() - started:.1f} s)")
     cache = getattr(kernel._flash_core, "_cache", None)
     folder = Path(getattr(cache, "_cache_path", ""))
