@@ -9,7 +9,7 @@ graded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -69,7 +69,7 @@ class CallPlan:
     rank: int = 2
     as_lists: bool = False
     convention: MaskConvention | None = None
-    tried: list[str] = field(default_factory=list)
+    float32: bool = True  # False: written for float64 only (timing then uses float64)
 
     def describe(self) -> str:
         words = FORMS.get(self.rank, f"rank {self.rank}")

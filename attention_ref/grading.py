@@ -145,8 +145,25 @@ def _run_battery(box: Sandbox, plan: CallPlan, grade: Grade, seed: int) -> None:
         grade.cases.append(result)
         if result.status in {"crash", "timeout", "memory"}:
             return  # the sandboxed process is gone
+    _float64_only(plan, grade)
     if plan.rank == 2 and all(c.passed for c in grade.cases):
         _try_batched(box, plan, grade, cases)
+
+
+_DTYPE_WORDS = ("float32", "No matching definition", "TypingError", "dtype")
+
+
+def _float64_only(plan: CallPlan, grade: Grade) -> None:
+    """Code written for float64 (a Numba signature, a typed loop) that refuses float32 inputs
+    but is right on everything else: the float32 case is not counted, and timing uses float64."""
+    others = [c for c in grade.cases if "float32" not in c.name]
+    for case in grade.cases:
+        refused = case.status == "error" and any(w in case.message for w in _DTYPE_WORDS)
+        if "float32" in case.name and refused and others and all(c.passed for c in others):
+            case.passed, case.status = True, "ok"
+            case.message = f"not counted: refuses float32 inputs ({case.message})"
+            case.notes = ["written for float64: refuses float32 inputs (not counted)"]
+            plan.float32 = False
 
 
 def _probe(box: Sandbox, plan: CallPlan, seed: int) -> CaseReport | None:

@@ -126,7 +126,7 @@ def time_submission(
                 break
     return {
         "d": D,
-        "dtype": "float32",
+        "dtype": "float32" if plan.float32 else "float64",
         "sizes": sizes,
         "stopped": stopped,
         "wrong_output": wrong_output,
@@ -169,11 +169,12 @@ def _same_core(*boxes: Sandbox) -> bool:
 
 
 def _inputs(target: str, plan: CallPlan, t: int, rng: np.random.Generator) -> tuple[Any, ...]:
+    dtype = np.float32 if plan.float32 else np.float64
     if target == "softmax":
         shape: tuple[int, ...] = (t,) if plan.rank == 1 else (t, t)
-        return (rng.normal(size=shape).astype(np.float32),)
+        return (rng.normal(size=shape).astype(dtype),)
     lead = (1,) * max(plan.rank - 2, 0)
-    return tuple(rng.normal(size=(*lead, t, D)).astype(np.float32) for _ in range(3))
+    return tuple(rng.normal(size=(*lead, t, D)).astype(dtype) for _ in range(3))
 
 
 def _call_mine(box: Sandbox, plan: CallPlan, args: tuple[Any, ...]) -> CallResult:
