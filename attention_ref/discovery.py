@@ -87,7 +87,7 @@ class Found:
 @dataclass
 class _Callable:
     name: str
-    node: ast.FunctionDef | ast.AsyncFunctionDef
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
     params: list[str]
     required: set[str]
     order: int
@@ -96,7 +96,7 @@ class _Callable:
 
     @property
     def short(self) -> str:
-        return self.node.name
+        return self.name.rpartition(".")[2]
 
 
 def find_function(path: Path, name: str | None = None) -> Found:
@@ -154,13 +154,22 @@ def _definitions(tree: ast.Module) -> tuple[dict[str, _Callable], dict[str, ast.
     for order, node in enumerate(tree.body):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             functions[node.name] = _callable(node, node.name, order, skip_self=False)
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Lambda)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            # attention = lambda Q, K, V: ...
+            name = node.targets[0].id
+            functions[name] = _callable(node.value, name, order, skip_self=False)
         elif isinstance(node, ast.ClassDef):
             classes[node.name] = node
     return functions, classes
 
 
 def _callable(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
     name: str,
     order: int,
     *,
@@ -173,7 +182,8 @@ def _callable(
     required = set(positional[: len(positional) - n_defaults])
     required |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None}
     params = positional + [a.arg for a in args.kwonlyargs]
-    is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+    decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+    is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators)
     if skip_self and params and not is_static:
         required.discard(params[0])
         params = params[1:]
