@@ -56,6 +56,9 @@ class ExerciseItem(Item):
     def battery_name(self) -> str:
         return self.battery or self.id
 
+    def hint_steps(self) -> tuple[str, ...]:
+        return self.hints
+
     def answer_text(self) -> str:
         return self.solution
 
