@@ -58,6 +58,7 @@ class Grade:
             "timing": self.timing,
             "message": self.message,
             "isolation": self.isolation,
+            "seed": self.seed,
         }
 
 

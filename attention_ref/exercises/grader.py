@@ -103,6 +103,13 @@ def grade_exercise(
             grade.output = (final.stdout_tail + final.stderr_tail)[-2000:]
     grade.seed = seed
     _keep_best_explanations(grade.cases)
+    if grade.cases and all(
+        (case.message or "").startswith("raised NotImplementedError") for case in grade.cases
+    ):
+        grade.message = (
+            f"{function} is still the starter (it raises NotImplementedError): "
+            "write it, then submit again"
+        )
     return conclude(grade)
 
 

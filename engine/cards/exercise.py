@@ -66,15 +66,23 @@ class ExerciseItem(Item):
         """The learner-facing words for a diagnosis name the exercise lists."""
         return next((m.message for m in self.mistakes if m.name == mistake), None)
 
-    def grade_source(self, source: str, shown_as: Path | None = None, **options: object) -> Grade:
-        """Grade code text in the sandbox (the file is shown as `shown_as`)."""
+    def grade_source(
+        self,
+        source: str,
+        shown_as: Path | None = None,
+        *,
+        function: str | None = None,
+        **options: object,
+    ) -> Grade:
+        """Grade code text in the sandbox (the file is shown as `shown_as`); `function` checks
+        another name than the exercise's (the learner's `--func`)."""
         from attention_ref.exercises import grade_exercise
 
         path = shown_as or Path(f"{self.function}.py")
         return grade_exercise(
             path,
             self.id,
-            self.function,
+            function or self.function,
             battery=self.battery_name,
             mistakes=[m.name for m in self.mistakes],
             source=source,

@@ -16,9 +16,9 @@ from engine.cards.base import Item
 from engine.cards.choice import LETTERS, ChoiceItem
 from engine.cards.cloze import ClozeItem, find_blanks
 from engine.cards.computed import ComputedItem
+from engine.cards.exercise import ExerciseItem
 from engine.cards.recall import RecallItem
 from engine.cards.typed import NumberItem
-from engine.cards.exercise import ExerciseItem
 from engine.export.anki_html import code_block, escape, options_list, prose
 from engine.export.anki_mathjax import mathjax
 from engine.export.anki_models import CLOZE, FIELDS, RECALL, TYPED

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from engine.bank.model import QuestionSet
-from engine.cards.exercise import ExerciseItem
 from engine.cards.choice import ChoiceItem
 from engine.cards.cloze import ClozeItem
 from engine.cards.computed import ComputedItem
+from engine.cards.exercise import ExerciseItem
 from engine.cards.recall import RecallItem
 from engine.export.anki_deck import export_anki
 from engine.export.anki_notes import note_guid
