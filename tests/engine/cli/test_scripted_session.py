@@ -1,4 +1,4 @@
-"""Scripted sessions (stdin not a terminal), exactly as SPEC.md describes them."""
+"""Scripted sessions (stdin not a terminal), exactly as docs/spec.md describes them."""
 
 from __future__ import annotations
 
