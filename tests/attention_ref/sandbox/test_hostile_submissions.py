@@ -28,6 +28,9 @@ from .conftest import (
     with_params,
 )
 
+# Each test runs a hostile submission in a real sandbox to its limit.
+pytestmark = pytest.mark.slow
+
 BOUND = LIMITS.seconds_per_call + MARGIN
 
 

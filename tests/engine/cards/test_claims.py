@@ -107,6 +107,7 @@ def test_a_number_card_naming_a_bad_computation_is_an_error_at_its_line(
     assert code == 2 and "demo.yaml:5: item 'std'" in err and message in err
 
 
+@pytest.mark.slow
 def test_a_wrong_number_typed_into_the_shipped_bank_is_named_by_the_cli(tmp_path: Path) -> None:
     shipped = (builtin_dir("quizzes") / "15.yaml").read_text(encoding="utf-8")
     typo = shipped.replace(

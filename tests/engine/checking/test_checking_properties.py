@@ -2,6 +2,7 @@
 
 import contextlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,6 +119,7 @@ def learner_spellings(expr, order: list[int], d_name: str) -> list[str]:
     return [form.replace("d_k", d_name) if d_name != "d_{k}" else form for form in forms]
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=80)
 @given(
     scalar_expressions(),

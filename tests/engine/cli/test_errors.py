@@ -49,6 +49,7 @@ def test_a_failure_while_starting_the_checker_is_an_internal_error_too(monkeypat
     assert "this is a bug in attnquiz" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_real_process_exits_70_with_one_line_and_no_traceback(store_home: Path) -> None:
     # The exit status must survive `sys.exit(main())` in a real interpreter, not only main().
     script = (

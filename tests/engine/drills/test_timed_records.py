@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from engine.drills.timed_grading import BankChecker, question_text
@@ -139,6 +140,7 @@ def run_in_process(home: Path, answers: list[str]) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow
 def test_a_scripted_run_in_its_own_process_saves_every_attempt(store_home: Path) -> None:
     done = run_in_process(store_home, RIGHT_ANSWERS)
     assert done.returncode == 0, done.stderr
