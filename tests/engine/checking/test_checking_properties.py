@@ -11,6 +11,9 @@ from engine.checking.notation import normalise
 from engine.errors import AnswerError
 from engine.verdict import Verdict
 
+# Hypothesis runs each property over many examples through SymPy: seconds each.
+pytestmark = pytest.mark.slow
+
 ALIASES = {"d_k": ["d", "dk", "d_{k}"], "T_q": ["Tq", "n_q"]}
 MATH_TEXT = st.text(
     alphabet=st.sampled_from(list("QKVTdk_^*/+-()[]{}., √²ᵀ·×0123456789\\'x")), max_size=40
@@ -119,7 +122,6 @@ def learner_spellings(expr, order: list[int], d_name: str) -> list[str]:
     return [form.replace("d_k", d_name) if d_name != "d_{k}" else form for form in forms]
 
 
-@pytest.mark.slow
 @settings(deadline=None, max_examples=80)
 @given(
     scalar_expressions(),
