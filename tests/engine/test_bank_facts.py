@@ -63,7 +63,9 @@ def general_facts() -> dict[str, sympy.Expr]:
 VARIANCE_IDS = ("mean-dot", "var-dot", "std-dot", "var-scaled", "var-scaled-by-c")
 
 
-@pytest.mark.parametrize("d", [1, 2, 3, 4])
+@pytest.mark.parametrize(
+    "d", [1, 2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)]
+)
 def test_the_bank_matches_sympy_stats_at_small_d(d: int) -> None:
     derived = small_d_facts(d)
     for item_id in VARIANCE_IDS:
@@ -79,6 +81,7 @@ def test_the_bank_matches_the_general_proof_by_linearity(item_id: str) -> None:
     assert derived.free_symbols <= {D_K, C}  # a formula for every d_k, not one case
 
 
+@pytest.mark.slow  # brute force at d = 3, 4: seconds of sympy.stats
 def test_the_general_proof_agrees_with_brute_force() -> None:
     general = general_facts()
     for d in (1, 2, 3, 4):
