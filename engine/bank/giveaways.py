@@ -85,9 +85,10 @@ def _written_answers(item: Item) -> list[str]:
 
 
 def _squeezed(text: str) -> str:
-    """Letters and digits only, lower case: `sqrt(d_k)`, `√d_k` and `√dk` all read `sqrtdk`."""
+    """Letters, digits and the operators that change a formula, lower case: `sqrt(d_k)`,
+    `√d_k` and `√dk` all read `sqrtdk`, `A @ V` reads `a@v`, `2·T²` and `2 T^2` read `2t2`."""
     text = unicodedata.normalize("NFKC", text).replace("√", "sqrt").replace("−", "-")
-    return re.sub(r"[^0-9a-z]", "", text.lower())
+    return re.sub(r"[^0-9a-z@/+\-]", "", text.lower())
 
 
 def _literal(item: Item, hint: str) -> str | None:
