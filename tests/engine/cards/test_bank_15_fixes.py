@@ -138,3 +138,11 @@ def test_rows_and_columns_are_counted_from_one_in_every_prompt() -> None:
     for item in set_15().items:
         text = " ".join(t for t in (item.prompt, item.hint, item.explanation) if t)
         assert not [z for z in zero_based if z in text], item.id
+
+
+def test_checking_a_retired_id_names_its_successors(capsys) -> None:
+    from engine.cli import main
+
+    assert main(["check", "15", "qkv-roles", "--answer", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "'qkv-roles' of set 15 was retired; it is now: qkv-query, qkv-key, qkv-value" in err
