@@ -110,6 +110,7 @@ def test_the_naive_float32_softmax_of_100_200_300_is_nan_and_float64_survives() 
     with np.errstate(over="ignore", invalid="ignore"):
         assert np.isnan(naive(np.array([100, 200, 300], dtype=np.float32))).all()
         assert np.allclose(naive(np.array([100.0, 200.0, 300.0])), [0, 0, 1])
+    assert f"{math.exp(300):.1e}" == "1.9e+130"  # the explanation's e³⁰⁰ ≈ 1.9 × 10¹³⁰
     assert item_15("naive-softmax-float32").answer_text() == "[nan, nan, nan]"
 
 
