@@ -23,10 +23,11 @@ from engine.cards.typed import ExpressionItem, NumberItem, ShapeItem
 from engine.cards.vector import VectorItem
 from engine.errors import AnswerError
 
-_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ"
+_SUBSCRIPTS = "ᵢⱼₖₐₒₓₙₘₜ₀₁₂₃₄₅₆₇₈₉"
 _TOKEN = re.compile(
     rf"(?P<number>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[{_SUPERSCRIPTS}]*)"
-    rf"|(?P<name>[A-Za-zπ_][A-Za-z0-9_]*[{_SUPERSCRIPTS}]*)"
+    rf"|(?P<name>[A-Za-zπδ_][A-Za-z0-9_{{}}{_SUBSCRIPTS}]*[{_SUPERSCRIPTS}]*)"
     r"|(?P<op>\*\*|[-+−*/^·×√()])"
     r"|(?P<space>\s+)"
     r"|(?P<other>.)",
@@ -35,6 +36,7 @@ _TOKEN = re.compile(
 _FUNCTIONS = {"sqrt", "ln", "log", "exp", "e", "pi", "π"}
 MAX_SPAN = 15  # tokens in one calculation
 MAX_CANDIDATES = 300  # calculations tried per hint
+MAX_FORMULAS = 60  # formulas compared with an expression answer per hint (each costs more)
 # A right option that is the longest in more than this share of the choice items is a cue.
 LONGEST_SHARE_LIMIT = 0.4
 MIN_CHOICE_ITEMS = 6
@@ -115,6 +117,10 @@ def _truth(item: Item) -> tuple[float | list[Any], float | None, float | None] |
 
 
 def _calculated(item: Item, hint: str) -> str | None:
+    if isinstance(item, ExpressionItem) or (
+        isinstance(item, ClozeItem) and item.check == "expression"
+    ):
+        return _equivalent_formula(item, hint)
     found = _truth(item)
     if found is None:
         return None
@@ -129,13 +135,47 @@ def _calculated(item: Item, hint: str) -> str | None:
     from engine.checking import check_number
 
     values = _scalar_inputs(item)
-    for text, written in _calculations(hint, values):
+    for text, written, _ in _calculations(hint, values):
         try:
             if check_number(text, float(truth), abs_tol=abs_tol, rel_tol=rel_tol).correct:
                 return f"the hint gives the answer away: {written!r} works out to the answer"
         except (AnswerError, ValueError, ArithmeticError):
             continue
     return None
+
+
+def _equivalent_formula(item: ExpressionItem | ClozeItem, hint: str) -> str | None:
+    """A formula in the hint, in the answer's symbols, that is equivalent to the answer (in any
+    spelling: `√d_k` for `sqrt(d_k)`, `pᵢ(1 − pᵢ)` for `p_i (1 - p_i)`)."""
+    from engine.checking import check_expression
+
+    answer = item.asked().answer if isinstance(item, ClozeItem) else item.answer
+    names = {_name_key(n) for n in re.findall(r"[A-Za-z_][A-Za-z0-9_{}]*", answer)}
+    names |= {_name_key(a) for n, spellings in item.symbols.items() for a in (n, *spellings)}
+    tried = 0
+    for text, written, tokens in _calculations(hint, {}, frozenset(names)):
+        if tokens < 2:
+            continue  # a lone symbol or number says little: `d_k` is in many honest hints
+        tried += 1
+        if tried > MAX_FORMULAS:
+            break
+        verdict = check_expression(
+            text,
+            answer,
+            aliases=item.symbols,
+            positive=item.positive,
+            integer=item.integer,
+            noncommutative=item.noncommutative,
+            ranges=getattr(item, "ranges", {}),
+        )
+        if verdict.correct:
+            return f"the hint gives the answer away: {written!r} is the answer"
+    return None
+
+
+def _name_key(name: str) -> str:
+    """A symbol as written anywhere: `p_i`, `p_{i}` and `pᵢ` all give `pi`."""
+    return re.sub(r"[_{}]", "", unicodedata.normalize("NFKC", name))
 
 
 def _scalar_inputs(item: Item) -> dict[str, str]:
@@ -150,16 +190,20 @@ def _scalar_inputs(item: Item) -> dict[str, str]:
     return values
 
 
-def _calculations(hint: str, values: dict[str, str]) -> Iterator[tuple[str, str]]:
+def _calculations(
+    hint: str, values: dict[str, str], symbols: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, str, int]]:
     """Every stretch of the hint that reads as a calculation: (with the inputs filled in, as
-    written), at most MAX_CANDIDATES of them."""
+    written, its number of tokens), at most MAX_CANDIDATES of them. Names are functions,
+    inputs (`values`) and `symbols` (compared as `_name_key` gives them)."""
     runs: list[list[tuple[str, str, int, int]]] = [[]]
     for match in _TOKEN.finditer(hint):
         kind, text = match.lastgroup or "other", match.group(0)
         base = text.rstrip(_SUPERSCRIPTS)
         if kind == "space":
             continue
-        if kind == "name" and base not in _FUNCTIONS and base not in values:
+        known = base in _FUNCTIONS or base in values or _name_key(base) in symbols
+        if kind == "name" and not known:
             kind = "other"
         if kind == "other":
             runs.append([])
@@ -182,4 +226,4 @@ def _calculations(hint: str, values: dict[str, str]) -> Iterator[tuple[str, str]
                 seen.add(text)
                 if len(seen) > MAX_CANDIDATES:
                     return
-                yield text, hint[run[start][2] : run[end - 1][3]]
+                yield text, hint[run[start][2] : run[end - 1][3]], end - start
