@@ -1,9 +1,11 @@
 """Lint warnings for cards that answer themselves.
 
 - A hint that contains its item's answer: the answer written out (`(d_k, T_k)` in the hint of a
-  shape card), or a calculation in the hint that works out to the answer (`√256` for a card
-  whose answer is 16, or `T d_k / (4 (d_k + T))` on a card that gives T and d_k). Calculations
-  are read by the same safe reader as typed answers, never evaluated as Python.
+  shape card), a formula equivalent to an expression answer in any spelling (`d_k^(1/2)` for
+  `sqrt(d_k)`), or a calculation that works out to a numeric answer (`√256` for a card whose
+  answer is 16, `T d_k / (4 (d_k + T))` on a card that gives T and d_k). Formulas are read by
+  the same safe reader as typed answers, never evaluated as Python. A hint that gives the
+  answer away by reasoning alone ("keys 1, 2, …, i") is left to the author.
 - Multiple-choice items whose right option is the longest one so often that a test-wise
   learner could pick it without knowing the answer.
 """
