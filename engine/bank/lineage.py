@@ -3,7 +3,8 @@
 When a card is split into atomic cards or merged into a better one, its id retires and each
 successor names it: `replaces: [old-id]`. A learner who reviewed the old card keeps that
 memory: a successor with no history of its own starts from the old card's schedule instead of
-as a new card (engine/store/retired.py applies this to the store).
+as a new card (engine/store/retired.py applies this to the store). The mapping lives on the
+successors, so an item that later retires a successor lists that item's `replaces` too.
 """
 
 from __future__ import annotations
