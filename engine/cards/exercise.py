@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from engine.cards.base import Item, Text, register_kind
+from engine.cards.base import Item, ItemId, Text, register_kind
 
 if TYPE_CHECKING:
     from attention_ref.grading import Grade
@@ -48,7 +48,7 @@ class ExerciseItem(Item):
     signature: Text
     starter: Code
     hints: tuple[Text, ...] = ()
-    battery: Identifier | None = None  # default: the exercise's id
+    battery: ItemId | None = None  # default: the exercise's id
     mistakes: tuple[ExerciseMistake, ...] = ()
     solution: Code
 

@@ -12,9 +12,6 @@ from engine.errors import UsageError
 if TYPE_CHECKING:
     from attention_ref.grading import Grade
 
-# SPEC: a file over 1 MB cannot be a submission.
-MAX_SUBMISSION_BYTES = 2**20
-
 
 def run_submit(
     path: Path,
@@ -70,14 +67,19 @@ def run_submit_exercise(
         raise UsageError(f"no such file: {path}")
     from attention_ref.sandbox import Limits
     from engine.commands.exercises import find_exercise
+    from engine.exercise_attempts import UnreadableSubmission, read_submission
 
     set_name, item = find_exercise(exercise_id, data_dir)
     limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
+    try:
+        read_submission(path)  # a file that can never be graded is a usage error (exit 2)
+    except UnreadableSubmission as error:
+        raise UsageError(str(error)) from None
 
     def grade_once() -> Grade:
         try:
             source = read_submission(path)
-        except UsageError as error:
+        except UnreadableSubmission as error:
             from attention_ref.grading import Grade
 
             return Grade(False, "error", item.id, func or item.function, [], [], message=str(error))
@@ -102,18 +104,3 @@ def run_submit_exercise(
     grade = grade_once()
     show(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
-
-
-def read_submission(path: Path) -> str:
-    """The file as text, read no further than the size limit."""
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_SUBMISSION_BYTES + 1)
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
-    if len(data) > MAX_SUBMISSION_BYTES:
-        raise UsageError(f"{path} is larger than {MAX_SUBMISSION_BYTES // 2**20} MB")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise UsageError(f"{path} is not UTF-8 text (byte {error.start})") from None
