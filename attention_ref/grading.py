@@ -49,11 +49,12 @@ class Grade:
     why: str = ""
     called_as: str = ""
     notes: list[str] = field(default_factory=list)
-    seed: int = 0
+    # The seed the cases were drawn from, so a run can be replayed (None: fixed cases).
+    seed: int | None = None
     plan: CallPlan | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The `submit --json` object of SPEC.md."""
+        """The `submit --json` object of docs/spec.md."""
         return {
             "passed": self.passed,
             "verdict": self.verdict,
@@ -110,7 +111,7 @@ def grade_submission(
             )
         final = box.report()
         grade.output = (final.stdout_tail + final.stderr_tail)[-2000:]
-    return _conclude(grade)
+    return conclude(grade)
 
 
 # Numba compiles on the first call of each kind of input: that is not the code's running time.
@@ -356,7 +357,8 @@ def rounded_to(given: np.ndarray, expected: np.ndarray) -> int | None:
     return None
 
 
-def _conclude(grade: Grade) -> Grade:
+def conclude(grade: Grade) -> Grade:
+    """The verdict from the cases: the most serious failure, and every mistake named once."""
     if grade.verdict == "pass":
         statuses = set()
         for case in grade.cases:

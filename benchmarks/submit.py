@@ -3,8 +3,8 @@ how honest `submit`'s timing is: the vs_numpy ratios of code identical to the Nu
 
 Each command runs as a fresh process, several rounds, after one warm-up round (which also makes
 sure the Numba cache exists). Prints median and min and the ratio to `python -c "import numpy"`.
-With --ratio-runs N, times a copy of attention_ref/reference.py N times through the same timing
-`attnquiz submit` uses and prints vs_numpy at every size of each run (SPEC.md: within 0.8-1.25).
+With --ratio-runs N, times a copy of attention_ref/reference.py N times through the timing
+`attnquiz submit` uses and prints vs_numpy at every size of each run (docs/spec.md: 0.8-1.25).
 
     .venv/bin/python benchmarks/submit.py [--runs 7]
     .venv/bin/python benchmarks/submit.py --ratio-runs 5

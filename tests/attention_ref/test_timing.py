@@ -44,6 +44,7 @@ def test_the_peak_is_measured_once_and_then_read_from_the_cache(tmp_path, fake_m
     assert len(fake_machine) == 2
 
 
+@pytest.mark.slow
 def test_a_timing_report_has_figures_and_ratios_for_each_size(
     tmp_path, monkeypatch, fake_machine
 ) -> None:
@@ -70,6 +71,7 @@ def test_a_timing_report_has_figures_and_ratios_for_each_size(
     assert any("T = 64" in line for line in said) and any("Numba kernel" in line for line in said)
 
 
+@pytest.mark.slow
 def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_machine) -> None:
     report = time_submission(
         SUBMISSIONS / "timing" / "garbage_when_large.py",
@@ -82,6 +84,7 @@ def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_mac
     assert report["wrong_output"] and "T = 64" in report["stopped"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="counting a private uid's processes needs root")
 def test_processes_left_running_stop_the_ladder(fake_machine) -> None:
     report = time_submission(
@@ -95,11 +98,12 @@ def test_processes_left_running_stop_the_ladder(fake_machine) -> None:
     assert "processes running" in report["stopped"] and not report["wrong_output"]
 
 
+@pytest.mark.slow
 def test_reference_identical_code_times_like_the_reference(tmp_path, fake_machine) -> None:
     """A statistical property, not a stopwatch: the same code in the same kind of process, its
     calls interleaved with the reference's, is neither much faster nor much slower. The band is
     wide on purpose (this machine is shared and noisy); benchmarks/submit.py --ratio-runs 5
-    measures the 0.8-1.25 band of SPEC.md and prints it."""
+    measures the 0.8-1.25 band of docs/spec.md and prints it."""
     copy = tmp_path / "mine.py"
     copy.write_text(Path(reference.__file__).read_text(encoding="utf-8"), encoding="utf-8")
     report = time_submission(copy, "attention", "attention", ladder=(64, 256), min_samples=15)
