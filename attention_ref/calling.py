@@ -94,7 +94,7 @@ class CallPlan:
         values: dict[str, Any] = {}
         for param, role in found.roles.items():
             required = param in found.required
-            if role == "causal" and (causal or required):
+            if role == "causal":  # always said: its default may be True
                 values[param] = bool(causal)
             elif role == "d_k":
                 values[param] = int(args[0].shape[-1])
