@@ -286,14 +286,17 @@ def _compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
         from attention_ref import kernel
     except ImportError:
         return None
-    say("timing: loading the Numba kernel (the first run on this machine compiles it: ~15 s)")
+    cache = getattr(kernel._flash_core, "_cache", None)
+    folder = Path(getattr(cache, "_cache_path", ""))
+    if folder.is_dir() and any(folder.glob("kernel._flash_core-*.nbi")):
+        say("timing: loading the Numba kernel from its cache")
+    else:
+        say("timing: compiling the Numba kernel, once for this machine (about 15 s)")
     started = time.perf_counter()
     tiny = np.zeros((4, D), dtype=np.float32)
     kernel.flash_attention(tiny, tiny, tiny)
     kernel.flash_attention(tiny, tiny, tiny, causal=True)
     say(f"timing: the Numba kernel is ready ({time.perf_counter() - started:.1f} s)")
-    cache = getattr(kernel._flash_core, "_cache", None)
-    folder = Path(getattr(cache, "_cache_path", ""))
     subpath = _CacheLocator.get_suitable_cache_subpath(kernel.__file__)
     files = {"kernel.py": _KERNEL_SHIM.encode()}
     if folder.is_dir():
