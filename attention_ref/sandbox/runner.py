@@ -12,6 +12,7 @@ describes how it died and kills what is left.
 
 from __future__ import annotations
 
+import errno
 import secrets
 import subprocess
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from attention_ref.bounded_read import read_at_most
 from attention_ref.sandbox import launch, memory_cgroup, protocol
 from attention_ref.sandbox.arrays import ArrayFormatError, decode_arrays, encode_arrays
 from attention_ref.sandbox.channel import Channel, Closed, Deadline, Ended
@@ -30,6 +32,8 @@ from attention_ref.sandbox.limits import Limits
 from attention_ref.sandbox.output import CappedTail
 from attention_ref.sandbox.results import FATAL, CallResult, SandboxReport, Status
 
+# The largest file a sandbox copies in (the grader refuses more than 1 MB before this).
+MAX_SUBMISSION_BYTES = 16 * 2**20
 # Kept here for callers that read it from the runner.
 STARTUP_SECONDS = launch.STARTUP_SECONDS
 
@@ -162,7 +166,11 @@ class Sandbox:
     # -- starting ---------------------------------------------------------------------------
 
     def _start(self) -> None:
-        source_text = self.source.read_bytes()  # an unreadable file is the caller's OSError
+        # An unreadable file is the caller's OSError; so is one larger than any submission.
+        source_text = read_at_most(self.source, MAX_SUBMISSION_BYTES)
+        if source_text is None:
+            too_large = f"larger than {MAX_SUBMISSION_BYTES} bytes"
+            raise OSError(errno.EFBIG, too_large, str(self.source))
         workdir = launch.prepare_workdir(self.source, source_text)
         self._workdir, self._uid = workdir.path, workdir.uid
         self._join_cgroup_before_spawn()

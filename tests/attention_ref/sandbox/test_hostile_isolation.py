@@ -12,6 +12,7 @@ import contextlib
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -184,3 +185,29 @@ def test_a_forged_frame_only_yields_a_verdict(name: str, tmp_path: Path) -> None
     assert first.status in ("error", "crash"), first
     assert first.error is not None
     assert second.status == first.status
+
+
+def test_a_huge_sparse_submission_is_refused_by_its_size_without_reading_it(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "mine.py"
+    with open(source, "wb") as sparse:
+        sparse.write(b"def attention(Q, K, V):\n    return V\n")
+        sparse.truncate(30 * 2**30)
+    script = (
+        "import sys, resource; from engine.cli import main; code = main(sys.argv[1:]); "
+        "print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); "
+        "sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "submit", str(source), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    message, _, peak = done.stderr.partition("MAXRSS")
+    assert message.strip() == (
+        f"attnquiz: error: {source} is larger than 1 MB; submit the function alone"
+    )
+    assert int(peak) < 400_000  # kB: nothing like the 30 GB a whole read would hold

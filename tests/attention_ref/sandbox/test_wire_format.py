@@ -152,5 +152,5 @@ def test_nesting_depth_agrees_with_the_parsed_value(value: object) -> None:
     [[2**39, 2**39, 0], [0] + [2**20] * 3, [2**31, 2**31], [2**29], [2**15, 2**15]],
 )
 def test_shapes_beyond_the_cap_are_refused_even_when_empty(shape: list[int]) -> None:
-    with pytest.raises(ArrayFormatError, match="size cap|invalid array shape"):
+    with pytest.raises(ArrayFormatError, match=r"size cap|invalid array shape"):
         decode_arrays([{"dtype": "<f8", "shape": shape}], b"")
