@@ -10,6 +10,7 @@ from engine.bank.catalog import SUFFIXES
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
 from engine.commands.errors import EXIT_OK, EXIT_USAGE
+from engine.ui.literal import plain
 
 
 def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
@@ -138,7 +139,7 @@ def run_lint(paths: list[Path]) -> int:
                 )
             seen.setdefault(item.id, f"{path}:{item.line}")
     for problem in problems:
-        print(problem, file=sys.stderr)
+        print(plain(problem), file=sys.stderr)
     if problems:
         print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
         return EXIT_USAGE
