@@ -20,6 +20,7 @@ from engine.drills.rapid_file import RapidDrill
 from engine.drills.rapid_round import RapidPrompt, RapidQuestion
 from engine.drills.timed_run import Control, DrillRun, PartStatus, QuestionCheck, Reply, reply_from
 from engine.ui.literal import literal, plain
+from engine.ui.script_line import read_script_line
 
 RESULT_WORDS = {
     PartStatus.RIGHT: ("✓", "green"),
@@ -58,7 +59,7 @@ class ScriptedRapidFrontend:
     def begin(self, drill: RapidDrill, count: int) -> None:
         section = drill.section
         self.console.print(
-            f"{drill.title} · set {drill.set_name} · {count} questions in "
+            f"{plain(drill.title)} · set {drill.set_name} · {count} questions in "
             f"{clock_text(section.limit_seconds)}",
             markup=False,
         )
@@ -66,7 +67,7 @@ class ScriptedRapidFrontend:
     def ask(self, prompt: RapidPrompt) -> Reply:
         self.console.print(_heading(prompt).plain, markup=False)
         self.console.print(literal(prompt.question.prompt))
-        line = self.stdin.readline()
+        line = read_script_line(self.stdin, sys.stderr)
         if not line.strip():
             return Control.STOP
         return reply_from(line.strip())

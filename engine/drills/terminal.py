@@ -18,6 +18,7 @@ from engine.drills.runner import DrillRun, Reply
 from engine.schedule import Grade
 from engine.ui.literal import literal, plain
 from engine.ui.mathtext import pretty_math
+from engine.ui.script_line import read_script_line
 
 COMMANDS = ":hint shows a hint, :skip shows the expected step, :quit ends the session"
 RATING_PROMPT = "rate it: 1 again, 2 hard, 3 good, 4 easy"
@@ -54,7 +55,7 @@ class DrillTerminal:
         """One line; raises EndOfSession on `:quit`, and when scripted on an empty line or EOF."""
         while True:
             if self.console is None:
-                text = self.stdin.readline().strip()
+                text = read_script_line(self.stdin, self.err).strip()
                 if not text:
                     raise EndOfSession
             else:

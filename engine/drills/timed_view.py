@@ -22,6 +22,7 @@ from engine.drills.countdown import TerminalCountdown, clock_text
 from engine.drills.timed_file import TimedDrill
 from engine.drills.timed_run import Control, Prompt, QuestionCheck, Reply, reply_from
 from engine.ui.literal import literal, plain
+from engine.ui.script_line import read_script_line
 
 END_OF_CODE = "."
 EDITOR_TEMPLATE = (
@@ -39,7 +40,7 @@ class ScriptedTimedFrontend:
 
     def begin(self, drill: TimedDrill) -> None:
         self.console.print(
-            f"{drill.title} · set {drill.set_name} · {clock_text(drill.limit_seconds)} for "
+            f"{plain(drill.title)} · set {drill.set_name} · {clock_text(drill.limit_seconds)} for "
             f"{len(drill.parts)} parts",
             markup=False,
         )
@@ -50,7 +51,7 @@ class ScriptedTimedFrontend:
         if prompt.question.code is not None:
             self.console.print(f"(end the code with a line containing only {END_OF_CODE})")
             return self._code()
-        line = self.stdin.readline()
+        line = read_script_line(self.stdin, sys.stderr)
         if not line.strip():
             return Control.STOP
         return reply_from(line.strip())
@@ -58,7 +59,7 @@ class ScriptedTimedFrontend:
     def _code(self) -> Reply:
         lines: list[str] = []
         while True:
-            line = self.stdin.readline()
+            line = read_script_line(self.stdin, sys.stderr)
             if not line or line.rstrip("\n") == END_OF_CODE:
                 break
             if not lines and not line.strip():
