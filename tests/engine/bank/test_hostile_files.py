@@ -148,3 +148,15 @@ def test_a_hostile_file_of_another_set_leaves_the_others_alone(tmp_path: Path) -
         huge.truncate(3 * 2**30)
     code, err, _ = run_cli(["list", "15"], ATTNQUIZ_HOME=str(store))
     assert code == 0, err
+
+
+def test_reading_past_the_time_bound_stops_with_path_and_line(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A bound already spent: the first check of the clock stops the reading, as a slow one would.
+    monkeypatch.setattr("engine.bank.yaml_source.PARSE_SECONDS", -1.0)
+    path = tmp_path / "quizzes" / "demo.yaml"
+    path.parent.mkdir()
+    path.write_text(HEADER + "  - id: one\n")
+    assert main(["lint", str(path)]) == 2
+    assert f"{path}:1: reading took more than -1 s; simplify the file" in capsys.readouterr().err
