@@ -110,16 +110,24 @@ def _own_groups() -> dict[str, str]:
 
 
 def _v2_parent(mounts: list[tuple[str, str, set[str]]], groups: dict[str, str]) -> Path | None:
+    """Our own group if it can delegate memory, else the hierarchy's root (exempt from the
+    rule that a group with processes cannot have controlled children)."""
     for point, kind, _ in mounts:
-        if kind == "cgroup2" and "" in groups:
-            parent = Path(point) / groups[""].lstrip("/")
-            controllers = (parent / "cgroup.controllers").read_text().split()
-            if "memory" not in controllers:
-                return None
-            enabled = (parent / "cgroup.subtree_control").read_text().split()
-            if "memory" not in enabled:
-                (parent / "cgroup.subtree_control").write_text("+memory\n")
-            return parent
+        if kind != "cgroup2" or "" not in groups:
+            continue
+        failure: OSError | None = None
+        for parent in (Path(point) / groups[""].lstrip("/"), Path(point)):
+            try:
+                if "memory" not in (parent / "cgroup.controllers").read_text().split():
+                    continue
+                enabled = (parent / "cgroup.subtree_control").read_text().split()
+                if "memory" not in enabled:
+                    (parent / "cgroup.subtree_control").write_text("+memory\n")
+                return parent
+            except OSError as error:
+                failure = error
+        if failure is not None:
+            raise failure
     return None
 
 
