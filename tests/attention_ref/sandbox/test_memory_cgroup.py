@@ -1,4 +1,4 @@
-"""The sandbox's memory cgroup: created with its limit where the kernel allows, said so where not."""
+"""The sandbox's memory cgroup: made with its limit where the kernel allows, said so where not."""
 
 from __future__ import annotations
 

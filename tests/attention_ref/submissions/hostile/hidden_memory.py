@@ -43,21 +43,30 @@ def _memfd(total):
 
 
 def _processes(total):
+    """Children that each hold their share and say so; held only once every one has said it."""
     each = 600 * 2**20
+    ready, tell = os.pipe()
+    os.set_blocking(ready, False)
     children = []
     for _ in range(total // each):
         pid = os.fork()
         if pid == 0:
             data = np.ones(each // 8)
-            os.write(1, b"child holds its share\n")
+            os.write(tell, b"1")
             time.sleep(60)
             os._exit(int(data[0]))
         children.append(pid)
-    time.sleep(3)
-    for pid in children:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            raise MemoryError(f"a child ended with status {status}")
+    os.close(tell)
+    said = 0
+    while said < len(children):
+        for pid in children:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                raise MemoryError(f"a child ended with status {status}")
+        try:
+            said += len(os.read(ready, 16))
+        except BlockingIOError:
+            time.sleep(0.02)
     return total
 
 
