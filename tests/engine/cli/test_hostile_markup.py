@@ -92,6 +92,16 @@ def test_lint_prints_problems_naming_hostile_text_literally(tmp_path: Path, caps
     assert "\x1b" not in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("command", ["list", "stats"])
+def test_list_and_stats_show_an_authors_title_literally(
+    command: str, demo_bank: Path, capsys
+) -> None:
+    assert main([command, "demo"]) == 0
+    out = capsys.readouterr().out
+    assert "[/] [bold red]LOUD[/bold red]" in out
+    assert "\x1b" not in out
+
+
 def _terminal() -> tuple[Console, io.StringIO]:
     out = io.StringIO()
     return Console(file=out, force_terminal=True, color_system="truecolor", width=400), out
