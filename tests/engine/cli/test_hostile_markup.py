@@ -155,3 +155,54 @@ def test_submit_reports_an_exception_message_literally(tmp_path: Path, capsys) -
     source.write_text(f"def attention(Q, K, V):\n    raise ValueError({PAYLOAD!r})\n")
     assert main(["submit", str(source), "--no-time"]) == 1
     _assert_literal(capsys.readouterr().out)
+
+
+def _through_a_terminal(home: Path, args: list[str], typed: bytes = b"") -> tuple[int, str]:
+    """Run attnquiz on a pseudo-terminal (rich renders for a real terminal there)."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "ATTNQUIZ_HOME": str(home), "TERM": "xterm-256color", "COLUMNS": "120"}
+    env.pop("NO_COLOR", None)
+    process = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from engine.cli import main; sys.exit(main())", *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    if typed:
+        os.write(leader, typed)
+    seen = bytearray()
+    stop = time.monotonic() + 60
+    while time.monotonic() < stop:
+        ready, _, _ = select.select([leader], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif process.poll() is not None:
+            break
+    process.kill()
+    code = process.wait()
+    os.close(leader)
+    return code, seen.decode("utf-8", "replace")
+
+
+def test_on_a_terminal_markup_is_neither_styled_nor_linked(demo_bank: Path) -> None:
+    code, screen = _through_a_terminal(demo_bank.parent.parent, ["list", "demo"])
+    assert code == 0, screen
+    assert "[/] [bold red]LOUD[/bold red]" in screen
+    assert "\x1b]8;" not in screen  # no terminal hyperlink was written
+    assert "\\x1b]8;;https://evil.example" in screen.replace("\r\n", "")
