@@ -383,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    from engine.ui.script_line import tolerant_stdin
+
+    tolerant_stdin()
 
     def run() -> object:
         command = next((a for a in args if not a.startswith("-")), None)

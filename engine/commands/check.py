@@ -35,8 +35,9 @@ def run_check(
         print(json.dumps(verdict.to_json(item_id), ensure_ascii=False))
     else:
         from engine.ui.describe import shown_answer, verdict_line
+        from engine.ui.literal import plain
 
-        print(verdict_line(verdict))
+        print(plain(verdict_line(verdict)))
         if not verdict.correct:
-            print(f"expected: {shown_answer(item)}")
+            print(f"expected: {plain(shown_answer(item))}")
     return EXIT_OK if verdict.correct else EXIT_NEGATIVE

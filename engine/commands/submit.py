@@ -25,6 +25,15 @@ def run_submit(
 ) -> int:
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
+    from attention_ref.bounded_read import read_at_most
+    from attention_ref.discovery import MAX_SOURCE_BYTES
+
+    try:
+        too_large = read_at_most(path, MAX_SOURCE_BYTES) is None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if too_large:
+        raise UsageError(f"{path} is larger than 1 MB; submit the function alone")
     from attention_ref.grading import grade_submission
     from attention_ref.sandbox import Limits
 
