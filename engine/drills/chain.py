@@ -82,6 +82,23 @@ def _shown_last(interpreted: str) -> str:
     return interpreted.rsplit(" = ", 1)[-1].removeprefix("= ").strip()
 
 
+def state_before(drill: Drill, index: int) -> str | None:
+    """The line step `index` continues from when every step before it was done as expected.
+
+    That is the start for the first step, the expected line of the step before otherwise, and
+    nothing after a self-rated step (whose line the checker never saw).
+    """
+    if index == 0:
+        return drill.start
+    before = drill.steps[index - 1]
+    return last_side(before.expect) if before.checked else None
+
+
+def judge_at(drill: Drill, index: int, line: str) -> Judgement:
+    """Judge `line` as step `index` (0-based) as if the steps before it were done as expected."""
+    return judge_line(drill, index, state_before(drill, index), line)
+
+
 Where = tuple[str | int, ...]
 
 
