@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.checking.derivation_comparison import CONCRETE_SIZES, MAX_INDEX_CHOICES
+from engine.checking.derivation_indices import with_indices_used
 from engine.checking.derivation_judging import judge
 from engine.checking.derivation_reader import MAX_SIDES, StepReader
 from engine.checking.derivation_step import (
@@ -70,7 +71,8 @@ def check_step(
     The learner's text never raises; unreadable author text (`previous`, `expected`, mistakes,
     definitions) raises BankError.
     """
-    reader = StepReader(assumptions or Assumptions())
+    texts = [text for text in (previous, step, expected) if text is not None]
+    reader = StepReader(with_indices_used(assumptions or Assumptions(), texts))
     try:
         before = reader.author_side(previous) if previous is not None else None
         target = reader.author_side(expected) if expected is not None else None

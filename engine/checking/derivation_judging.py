@@ -38,7 +38,7 @@ def judge(
     rules: set[str] = set()
     for position, (left, right) in enumerate(itertools.pairwise(chain)):
         from_previous = before is not None and position == 0
-        if reader.same(left.value, right.value):
+        if reader.follows(left.value, right.value):
             rules |= _rules_of_link(left, right)
             continue
         broken.append(
@@ -91,9 +91,18 @@ def _reaches(
     target: Side | None,
     known: list[tuple[Side, str]],
 ) -> tuple[bool, str]:
+    """Whether the line ends at the step asked for (or beyond it), and if not, why not."""
     if target is None:
         return True, ""
-    if not reader.same(last.value, target.value):
+    if (
+        before is not None
+        and _restates(before, last)
+        and (not _restates(before, target) or _same_text(before, last))
+    ):
+        return False, "that is the line you started from; write the next step"
+    if not reader.follows(target.value, last.value):
+        if reader.same_normal(target.value, last.value):
+            return False, _not_there_yet(reader, target, last)
         hint = diagnose(reader, target, last.value, known) if not reader.is_closed(target) else ""
         hint = hint or known_mistake(reader, last.value, known)
         return False, (
@@ -101,7 +110,101 @@ def _reaches(
             "asks for" + (f"; {hint}" if hint else "")
         )
     if reader.is_closed(target) and not reader.is_closed(last):
-        return False, "right so far; now work it out to a closed form (no E, Var, Σ or ∂ left)"
-    if before is not None and last.expr == before.expr and target.expr != before.expr:
-        return False, "this repeats the previous line; write the next step"
+        return False, CLOSED_FORM
+    unfinished = _unfinished(last, target)
+    if unfinished:
+        return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
     return True, ""
+
+
+def _unfinished(last: Side, target: Side) -> set[str]:
+    """The forms `last` still has that the step asked to remove.
+
+    The forms come in the order a derivation removes them (`UNFINISHED`). A form the target no
+    longer has is fine when the line has also removed an earlier form the target still has:
+    then the line went further (Var written out as E[...], a sum worked out), it did not stop
+    short.
+    """
+    wanted, have = form_of(target.expr), form_of(last.expr)
+    ahead = wanted - have
+    return {form for form in have - wanted if not any(done < form for done in ahead)}
+
+
+def _not_there_yet(reader: StepReader, target: Side, last: Side) -> str:
+    if reader.is_closed(target) and not reader.is_closed(last):
+        return CLOSED_FORM
+    unfinished = _unfinished(last, target)
+    if unfinished:
+        return "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+    return (
+        "right so far, but not yet this step: it asks for "
+        f"{target.shown}, which your line has not reached"
+    )
+
+
+CLOSED_FORM = "right so far; now work it out to a closed form (no E, Var, Σ or ∂ left)"
+# What a line still has to do when it keeps a form the step asked to remove (most basic first).
+UNFINISHED = {
+    "1 operator of a sum": "move E or Var inside the sum (E and Σ are both linear)",
+    "2 derivative": "work out the derivative",
+    "3 variance": "write the variance out as E[X²] − E[X]²",
+    "4 mean of a product": "split the mean of the product by independence",
+    "5 expectation": "put in the values of the moments",
+    "6 sum": "work out the sum",
+}
+
+
+def form_of(expr: Any) -> set[str]:
+    """Which forms a side still has: E or Var of a whole sum, a Var, a derivative, a Σ."""
+    import sympy
+
+    from engine.checking.derivation_notation import read_marker
+
+    forms: set[str] = set()
+    for node in sympy.preorder_traversal(expr):
+        name = str(getattr(node, "func", ""))
+        if isinstance(node, sympy.Function) and name in {"E", "Var"}:
+            forms.add("3 variance" if name == "Var" else "5 expectation")
+            inner = node.args[0]
+            inner_names = [read_marker(str(s)) for s in inner.free_symbols]
+            if any(str(f.func) == "sum" for f in inner.atoms(sympy.Function)) or any(
+                marker is not None and marker[0] == "dot" for marker in inner_names
+            ):
+                forms.add("1 operator of a sum")
+        elif isinstance(node, sympy.Function) and name == "sum":
+            forms.add("6 sum")
+        elif isinstance(node, sympy.Symbol):
+            marker = read_marker(node.name)
+            if marker is not None and marker[0] == "derivative":
+                forms.add("2 derivative")
+            elif marker is not None and marker[0] == "dot":
+                forms.add("1 operator of a sum")
+    return forms
+
+
+def _restates(before: Side, side: Side) -> bool:
+    """Whether `side` is the line `before` again, up to the names of the summation indices."""
+    return _canonical(side.expr) == _canonical(before.expr)
+
+
+def _same_text(before: Side, side: Side) -> bool:
+    """Whether two sides are written alike (SymPy may have made two forms one: e^a e^b)."""
+    return "".join(before.text.split()) == "".join(side.text.split())
+
+
+def _canonical(expr: Any) -> Any:
+    import sympy
+
+    from engine.checking.derivation_notation import sum_marker
+
+    bound = sorted(
+        str(s)[len(sum_marker("")) :] for s in expr.free_symbols if str(s).startswith("zzsum_")
+    )
+    renames = {}
+    for number, index in enumerate(bound):
+        for symbol in expr.free_symbols:
+            name = str(symbol)
+            if name == sum_marker(index) or name.endswith(f"_{index}"):
+                stem = name[: -len(index)]
+                renames[symbol] = sympy.Symbol(f"{stem}#{number}")
+    return expr.xreplace(renames)

@@ -17,6 +17,7 @@ from engine.checking.random_polynomial import (
     CannotEvaluate,
     Misconceptions,
     RandomPolynomial,
+    at_normal,
 )
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def known_mistake(
     reader: StepReader, given: RandomPolynomial, known: list[tuple[Side, str]]
 ) -> str:
     for wrong, message in known:
-        if reader.same(given, wrong.value):
+        if reader.same_normal(given, wrong.value):
             return message
     return ""
 
@@ -116,11 +117,12 @@ def diagnose(
             wrong = reader.value_of(reference.expr, misconception)
         except CannotEvaluate:
             continue
-        if reader.same(wrong, given) and not reader.same(wrong, reference.value):
+        if reader.same_normal(wrong, given) and not reader.same_normal(wrong, reference.value):
             return message.replace("{d}", dimension)
-    if set(given) | set(reference.value) <= {CONSTANT}:
+    given, expected = at_normal(given), at_normal(reference.value)
+    if set(given) | set(expected) <= {CONSTANT}:
         zero = sympy.Integer(0)
-        right, wrong_value = reference.value.get(CONSTANT, zero), given.get(CONSTANT, zero)
+        right, wrong_value = expected.get(CONSTANT, zero), given.get(CONSTANT, zero)
         has_variance = any(str(f.func) == "Var" for f in reference.expr.atoms(sympy.Function))
         if has_variance and right != 0 and reader.equal_scalars(wrong_value, sympy.sqrt(right)):
             return "that is the standard deviation, √Var; the variance is its square"

@@ -41,7 +41,8 @@ _LATEX_BEFORE = [
     (re.compile(r"\\partial(?![A-Za-z])"), "∂"),
     (re.compile(r"\\(?:left|right)(?![A-Za-z])"), ""),
 ]
-_OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z0-9_])(E|Var)\s*\[")
+# `E[q_a]^2E[k_a]^2`: an E right after a digit is still the operator.
+_OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z_])(E|Var)\s*\[")
 _SUM_WORD = re.compile(r"(?<![A-Za-z0-9_])sum(?![A-Za-z0-9])")
 
 
@@ -171,7 +172,7 @@ def _mark_sums(text: str, indices: set[str]) -> str:
                 f"could not read this: a sum runs over `{index}`, which is not an index "
                 f"(indices: {known})"
             )
-        body_end = _body_end(text, head_end)
+        body_end = _body_end(text, head_end, index)
         body = text[head_end:body_end].strip()
         if not body:
             raise AnswerError("could not read this: a sum needs a term after it, as in Σ_a x_a")
@@ -196,8 +197,12 @@ def _read_sum_head(text: str, position: int) -> tuple[int, str | None]:
     return position, index
 
 
-def _body_end(text: str, start: int) -> int:
-    """Where a sum's body ends: at `+`, `-`, `=` or `,` outside brackets, or a closing bracket."""
+def _body_end(text: str, start: int, index: str = "") -> int:
+    """Where a sum's body ends: at `+`, `-`, `=` or `,` outside brackets, or a closing bracket.
+
+    A term after `+` or `-` that still uses the sum's index (`Σ_a E[q_a²] - E[q_a]²`) belongs to
+    the sum: its index is bound nowhere else.
+    """
     depth = 0
     previous = ""
     for position in range(start, len(text)):
@@ -212,8 +217,30 @@ def _body_end(text: str, start: int) -> int:
             return position
         elif depth == 0 and char in "+-" and previous not in {"", "*", "/", "^", "("}:
             exponent = previous in "eE" and position >= 2 and text[position - 2].isdigit()
-            if not exponent:  # a sign after an operator, or in 1e-3, belongs to the term
-                return position
+            if not exponent and not _uses_index(_next_term(text, position + 1), index):
+                return position  # a sign after an operator, or in 1e-3, belongs to the term
         if not char.isspace():
             previous = char
     return len(text)
+
+
+def _next_term(text: str, start: int) -> str:
+    """The term from `start` up to the next `+`, `-`, `=` or `,` outside brackets."""
+    depth = 0
+    for position in range(start, len(text)):
+        char = text[position]
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            if depth == 0:
+                return text[start:position]
+            depth -= 1
+        elif depth == 0 and char in "+-=," and text[start:position].strip():
+            return text[start:position]
+    return text[start:]
+
+
+def _uses_index(term: str, index: str) -> bool:
+    if not index or _SUM_WORD.search(term):
+        return False  # a term with its own sum is that sum's business
+    return re.search(rf"_\s*\{{?\s*{re.escape(index)}(?![A-Za-z0-9])", term) is not None

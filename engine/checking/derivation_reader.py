@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.checking.derivation_comparison import equal_scalars, same
+from engine.checking.derivation_comparison import equal_scalars, follows, same
 from engine.checking.derivation_notation import read_marker, rewrite_derivation, sum_marker
 from engine.checking.derivation_step import Assumptions, Side, split_sides
 from engine.checking.expectation import Lowering
@@ -23,13 +23,16 @@ from engine.checking.random_polynomial import (
     Misconceptions,
     RandomModel,
     RandomPolynomial,
+    at_normal,
     display,
 )
 from engine.checking.safe_ast import Vocabulary, build, parse_tree
 from engine.errors import AnswerError, BankError
 
 MAX_SIDES = 6
-_MARKER_NAME = re.compile(r"zz(?:dot|sum|diff)_[A-Za-z0-9_]*")
+# What a side that only names the quantity looks like: words, subscripts, a derivative, a call.
+_LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
+_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
 
 
 class StepReader:
@@ -186,6 +189,8 @@ class StepReader:
             texts = texts[1:]
             if len(texts) == 1 and not texts[0].strip():
                 raise AnswerError("could not read this: write an expression after `=`")
+        if len(texts) > 1 and self._is_label(texts[0]):
+            texts = texts[1:]  # `FLOPs = 2T² d_k`, `∂L/∂v_j = δ a_j`: the left side names it
         sides: list[Side] = []
         for text in texts:
             if not text.strip():
@@ -199,11 +204,37 @@ class StepReader:
             sides.append(self.side(text, expr))
         return sides
 
+    def _is_label(self, text: str) -> bool:
+        """Whether a first side only names the quantity: a word, or a derivative of a name
+        the drill does not define (`∂L/∂V`, `dL/dq`), rather than an expression to check."""
+        if not _LABEL.fullmatch(text.strip()):
+            return False
+        try:
+            expr = self.read(text)
+        except AnswerError as error:
+            return "is not a known name" in str(error)
+        if not expr.is_Symbol:
+            return False
+        marker = read_marker(expr.name)
+        if marker is None or marker[0] != "derivative":
+            return False
+        quantity = marker[1][0]
+        family, _ = self.family_of(quantity)
+        return quantity not in self.definitions and family not in self.family_definitions
+
     # --- comparing (see derivation_comparison) -----------------------------------------------
 
     def same(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
-        """Whether two reduced sides are equal, term by term."""
+        """Whether two reduced sides are equal term by term, whatever the components' moments."""
         return same(self, left, right)
+
+    def same_normal(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
+        """Whether two reduced sides are equal once the N(0, 1) moments are put in."""
+        return same(self, at_normal(left), at_normal(right))
+
+    def follows(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
+        """Whether `right` is a valid step from `left` (see `derivation_comparison.follows`)."""
+        return follows(self, left, right)
 
     def equal_scalars(self, a: Any, b: Any) -> bool:
         return equal_scalars(self, a, b)
@@ -214,7 +245,8 @@ class StepReader:
         return _without_markers(_tidy(pretty(self._readable(expr))))
 
     def show_value(self, value: RandomPolynomial) -> str:
-        return _without_markers(_tidy(pretty(self._readable(display(value, self.model)))))
+        shown = display(at_normal(value), self.model)
+        return _without_markers(_tidy(pretty(self._readable(shown))))
 
     def _readable(self, expr: Any) -> Any:
         import sympy
