@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.checking.derivation_rules import broken_rule
 from engine.checking.derivation_step import Side
 from engine.checking.expression import pretty
 from engine.checking.random_polynomial import (
@@ -72,27 +73,43 @@ def correct_message(reader: StepReader, rules: set[str]) -> str:
 def explain(
     reader: StepReader, left: Side, right: Side, from_previous: bool, known: list[tuple[Side, str]]
 ) -> str:
+    """Why the `=` between `left` and `right` does not hold, naming the rule broken if known."""
     left_random = any(term != CONSTANT for term in left.value)
     right_random = any(term != CONSTANT for term in right.value)
     if left_random != right_random:
         random_side, fixed_side = (left, right) if left_random else (right, left)
         return (
-            f"{random_side.shown} is a random quantity but {fixed_side.shown} is not: "
-            "take E[...] or Var(...) of it"
+            f"{random_side.shown} is a random quantity but {fixed_side.shown} is a number: only "
+            "constants come out of E[...] or Var(...), so keep each component inside its E"
         )
     start = (
         "this line does not follow from the previous one"
         if from_previous
         else "this step changes the value"
     )
+    rule = broken_rule(reader, left, right)
     left_value = reader.show_value(left.value)
     right_value = reader.show_value(right.value)
+    if reader.same_normal(left.value, right.value):
+        head = (
+            f"{start}: both sides are {left_value} only because the components are N(0, 1), "
+            "which does not make the step valid"
+        )
+        hint = rule or (
+            "each `=` must hold by the rules (linearity, independence, "
+            "Var(X) = E[X²] − E[X]²), or put the assumption in openly, as in E[q_a] = 0"
+        )
+        return f"{head}; {hint}"
     head = (
         f"{start}: {left.shown} is {left_value}, your line gives {right_value}"
         if left.shown != left_value
         else f"{start}: it should stay {left_value}, your line gives {right_value}"
     )
-    hint = known_mistake(reader, right.value, known) or diagnose(reader, left, right.value, known)
+    hint = (
+        rule
+        or known_mistake(reader, right.value, known)
+        or diagnose(reader, left, right.value, known)
+    )
     return head + (f"; {hint}" if hint else "")
 
 
