@@ -10,7 +10,7 @@ a grader would use; `broken_rule` returns "" when no known rule fits.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from engine.checking.derivation_step import Side
@@ -75,8 +75,9 @@ def _by_moments(reader: StepReader, left: Side, right: Side) -> str:
     )
     if means and (matches(before**2) or any(squared_some)):
         return _squared_message(reader, right.expr)
-    for change in _second_moment_changes(means, seconds):
-        if matches(change(before)):
+    for mapping, how in _second_moment_changes(means, seconds):
+        changed = before.subs(mapping) if how == "subs" else before.xreplace(mapping)
+        if matches(changed):
             return SECOND_MOMENT
     if len(means) >= 2:
         product, total = sympy.Mul(*means[:2]), sympy.Add(*means[:2])
@@ -85,16 +86,15 @@ def _by_moments(reader: StepReader, left: Side, right: Side) -> str:
     return ""
 
 
-def _second_moment_changes(
-    means: list[Any], seconds: dict[str, Any]
-) -> Iterator[Callable[[Any], Any]]:
-    """Ways of mistaking E[x]² for E[x²] (or E[x] for E[x²]), one vector or all at once."""
+def _second_moment_changes(means: list[Any], seconds: dict[str, Any]) -> Iterator[Any]:
+    """The sides E[x]² and E[x²] mistaken for each other (or E[x] for E[x²]) would give,
+    for one vector or all at once; `changed(before)` applies each."""
     pairs = [(mean, seconds.get(_vector(mean), moment_symbol(_vector(mean), 2))) for mean in means]
     for size in range(1, len(pairs) + 1):
         for chosen in itertools.combinations(pairs, size):
-            yield lambda e, c=chosen: e.subs({m**2: s for m, s in c})
-            yield lambda e, c=chosen: e.subs({s: m**2 for m, s in c})
-            yield lambda e, c=chosen: e.xreplace({m: s for m, s in c})
+            yield {m**2: s for m, s in chosen}, "subs"
+            yield {s: m**2 for m, s in chosen}, "subs"
+            yield {m: s for m, s in chosen}, "xreplace"
 
 
 def _squared_message(reader: StepReader, expr: Any) -> str:
