@@ -47,8 +47,11 @@ class Judgement:
     reached: int | None
 
 
-def judge_line(drill: Drill, index: int, previous: str | None, line: str) -> Judgement:
-    """Judge `line` as step `index`; a line that reaches a later step skips the ones between.
+def judge_line(
+    drill: Drill, index: int, previous: str | None, line: str, *, skip_ahead: bool = True
+) -> Judgement:
+    """Judge `line` as step `index`; a line that reaches a later step skips the ones between
+    (unless `skip_ahead` is False: then only step `index` is asked about).
 
     Every step of a `follows` chain has the same value, so a later step counts as reached only
     when the line also ends in that step's form (as the checker reads both). Skipping only runs
@@ -65,6 +68,8 @@ def judge_line(drill: Drill, index: int, previous: str | None, line: str) -> Jud
     )
     if not verdict.correct:
         return Judgement(verdict, None)
+    if not skip_ahead:
+        return Judgement(verdict, index)
     end = index
     while end + 1 < len(drill.steps) and drill.steps[end + 1].check == "follows":
         end += 1
@@ -94,9 +99,9 @@ def state_before(drill: Drill, index: int) -> str | None:
     return last_side(before.expect) if before.checked else None
 
 
-def judge_at(drill: Drill, index: int, line: str) -> Judgement:
+def judge_at(drill: Drill, index: int, line: str, *, skip_ahead: bool = True) -> Judgement:
     """Judge `line` as step `index` (0-based) as if the steps before it were done as expected."""
-    return judge_line(drill, index, state_before(drill, index), line)
+    return judge_line(drill, index, state_before(drill, index), line, skip_ahead=skip_ahead)
 
 
 Where = tuple[str | int, ...]
