@@ -32,6 +32,7 @@ from engine.errors import AnswerError, BankError
 MAX_SIDES = 6
 # What a side that only names the quantity looks like: words, subscripts, a derivative, a call.
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
+_USES = re.compile(r"\(this question uses [^)]*\)")
 _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
 
 
@@ -115,6 +116,23 @@ class StepReader:
         except AnswerError:
             return set()
 
+    def names_for_learner(self) -> list[str]:
+        """The names this question uses, as a learner would list them: not every internal
+        spelling (no δ for every pair of indices, no range symbol n)."""
+        a = self.assumptions
+        plain_indices = [i for i in a.indices if not i.isdigit()]
+        names = {*a.symbols, *a.matrices, *a.normal_vectors}
+        names |= {f"{f}_{i}" for f in self.families for i in plain_indices}
+        names |= {f"{v}_{i}" for v in a.normal_vectors for i in a.vector_indices[:1]}
+        if a.normal_vectors or a.dimension in a.aliases:
+            names.add(a.dimension)
+        for name in a.definitions:
+            family, _ = self.family_of(name)
+            names.add(name if family is None else f"{family}_{plain_indices[0]}")
+        if a.definitions and len(plain_indices) >= 2:
+            names.add(f"δ_{plain_indices[0]}{plain_indices[1]}")
+        return sorted({"δ" if name == "delta" else name for name in names}, key=str.lower)
+
     def vocabulary(self, extra: set[str]) -> Vocabulary:
         a = self.assumptions
         return Vocabulary(
@@ -154,7 +172,10 @@ class StepReader:
             )
             tree = parse_tree(plain, vocabulary)
         except AnswerError as error:
-            raise AnswerError(_without_markers(str(error))) from None
+            message = _USES.sub(
+                f"(this question uses {', '.join(self.names_for_learner())})", str(error)
+            )
+            raise AnswerError(_without_markers(message)) from None
         except (Exception, RecursionError):
             raise AnswerError("could not read this: it is not an expression") from None
         expr = build(tree, vocabulary)
