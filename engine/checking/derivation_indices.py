@@ -15,6 +15,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
+from engine.checking.derivation_notation import plain_subscripts
 from engine.checking.derivation_step import Assumptions
 
 _SUM_HEAD = re.compile(
@@ -32,7 +33,7 @@ def with_indices_used(assumptions: Assumptions, texts: Iterable[str]) -> Assumpt
     vector_indices: list[str] = []
     other_indices: list[str] = []
     families = _families(a)
-    for text in texts:
+    for text in map(plain_subscripts, texts):
         for vector in a.normal_vectors:
             for letter in _subscripts(text, vector, digits=True):
                 if letter not in known and (letter.isdigit() or letter not in taken):

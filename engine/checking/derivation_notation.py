@@ -32,6 +32,7 @@ _BY = "_by_"
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
 _LATEX_BEFORE = [
+    (re.compile(r"\^\s*\{?\s*⊤\s*\}?"), "⊤"),  # A^⊤ is Aᵀ
     (re.compile(r"\\mathbb\s*\{\s*E\s*\}|\\mathbb\s+E(?![A-Za-z])|𝔼"), "E"),
     (re.compile(r"\\mathbb\s*\{\s*V\s*\}|\\mathbb\s+V(?![A-Za-z])|𝕍"), "Var"),
     (re.compile(r"\\(?:operatorname|mathrm|text)\s*\{\s*(E|Var)\s*\}"), r"\1"),
@@ -44,6 +45,18 @@ _LATEX_BEFORE = [
 # `E[q_a]^2E[k_a]^2`: an E right after a digit is still the operator.
 _OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z_])(E|Var)\s*\[")
 _SUM_WORD = re.compile(r"(?<![A-Za-z0-9_])sum(?![A-Za-z0-9])")
+
+
+# Unicode subscripts (qᵢkᵢ, ∑ᵢ, q₁) become `_i ` so that qᵢkᵢ reads as q_i k_i, not q_ik_i.
+_SUBSCRIPTS = dict(zip("ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₀₁₂₃₄₅₆₇₈₉", "aehijklmnoprstuvx0123456789", strict=True))
+_SUBSCRIPT_RUN = re.compile(f"[{''.join(_SUBSCRIPTS)}]+")
+
+
+def plain_subscripts(text: str) -> str:
+    """`qᵢkᵢ` -> `q_i k_i `: every run of Unicode subscript letters as an ASCII subscript."""
+    return _SUBSCRIPT_RUN.sub(
+        lambda m: "_" + "".join(_SUBSCRIPTS[c] for c in m.group()) + " ", text
+    )
 
 
 def dot_marker(first: str, second: str) -> str:
@@ -86,6 +99,7 @@ def rewrite_derivation(
     spelling of a quantity to its canonical name. Raises AnswerError when the text cannot be read.
     """
     check_size(text)  # hostile length or nesting is refused before any rewriting
+    text = plain_subscripts(text)
     for pattern, replacement in _LATEX_BEFORE:
         text = pattern.sub(replacement, text)
     text = to_ascii(text)
