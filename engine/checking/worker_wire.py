@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checking.derivation_step import Assumptions, BrokenLink, StepVerdict
+from engine.checking.derivation.step import Assumptions, BrokenLink, StepVerdict
 from engine.verdict import Verdict
 
 Data = dict[str, Any]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.checking.bounded_derivation import check_step
-from engine.checking.derivation_step import StepVerdict, split_sides
+from engine.checking.derivation.bounded import check_step
+from engine.checking.derivation.step import StepVerdict, split_sides
 from engine.drills.model import Drill, DrillStep
 from engine.errors import AnswerError, BankError
 

@@ -43,7 +43,7 @@ class BankChecker:
 
 
 def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:
-    from engine.checking.bounded_derivation import check_step
+    from engine.checking.derivation.bounded import check_step
 
     verdict = check_step(
         spec.previous,
@@ -54,7 +54,7 @@ def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> Question
     )
     if not (spec.must_use and verdict.readable):
         return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
-    from engine.checking.derivation_step import split_sides
+    from engine.checking.derivation.step import split_sides
 
     found = [missing_names(side, spec.must_use) for side in split_sides(answer)]
     missing = "" if "" in found else found[-1]

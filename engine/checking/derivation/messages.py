@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.checking.derivation_rules import broken_rule
-from engine.checking.derivation_step import Side
-from engine.checking.expression import pretty
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
     Misconceptions,
     RandomPolynomial,
     at_normal,
 )
+from engine.checking.derivation.rules import broken_rule
+from engine.checking.derivation.step import Side
+from engine.checking.expression import pretty
 
 if TYPE_CHECKING:
-    from engine.checking.derivation_reader import StepReader
+    from engine.checking.derivation.reader import StepReader
 
 # Classic wrong rules, tried in order on the side a wrong step started from.
 MISCONCEPTIONS = (

@@ -15,8 +15,8 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
-from engine.checking.derivation_notation import plain_subscripts
-from engine.checking.derivation_step import Assumptions
+from engine.checking.derivation.notation import plain_subscripts
+from engine.checking.derivation.step import Assumptions
 
 _SUM_HEAD = re.compile(
     r"(?:Σ|∑|\\sum|\\Sigma|(?<![A-Za-z0-9_])sum)\s*_\s*[{(]?\s*([A-Za-z])(?![A-Za-z0-9_])"

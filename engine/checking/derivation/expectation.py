@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.checking.derivation_notation import read_marker, sum_marker
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.notation import read_marker, sum_marker
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
     Misconceptions,

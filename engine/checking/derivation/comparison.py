@@ -13,18 +13,18 @@ import itertools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.checking.derivation_notation import read_marker, sum_marker
-from engine.checking.expression import equivalent
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.notation import read_marker, sum_marker
+from engine.checking.derivation.random_polynomial import (
     CannotEvaluate,
     RandomPolynomial,
     at_normal,
     indices_of,
     polynomial_moments,
 )
+from engine.checking.expression import equivalent
 
 if TYPE_CHECKING:
-    from engine.checking.derivation_reader import StepReader
+    from engine.checking.derivation.reader import StepReader
 
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).

@@ -2,7 +2,7 @@
 
 `StepReader` knows the names a derivation may use (the declared symbols, every member of an
 indexed family such as s_i, s_j, the Kronecker deltas, the aliases), reads a side with the safe
-reader after `derivation_notation` has rewritten E[...], Σ_a, q·k and ∂p_i/∂s_j, reduces it to a
+reader after `notation` has rewritten E[...], Σ_a, q·k and ∂p_i/∂s_j, reduces it to a
 canonical value (`expectation.Lowering`), and shows expressions and values the way a learner
 writes them. Nothing typed is ever executed.
 """
@@ -12,13 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.checking.derivation_comparison import equal_scalars, follows, same
-from engine.checking.derivation_notation import read_marker, rewrite_derivation, sum_marker
-from engine.checking.derivation_step import Assumptions, Side, split_sides
-from engine.checking.expectation import Lowering
-from engine.checking.expression import pretty
-from engine.checking.notation import names_used, normalise
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.comparison import equal_scalars, follows, same
+from engine.checking.derivation.expectation import Lowering
+from engine.checking.derivation.notation import read_marker, rewrite_derivation, sum_marker
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     Misconceptions,
     RandomModel,
@@ -26,6 +23,9 @@ from engine.checking.random_polynomial import (
     at_normal,
     display,
 )
+from engine.checking.derivation.step import Assumptions, Side, split_sides
+from engine.checking.expression import pretty
+from engine.checking.notation import names_used, normalise
 from engine.checking.safe_ast import Vocabulary, build, parse_tree
 from engine.errors import AnswerError, BankError
 
@@ -243,7 +243,7 @@ class StepReader:
         family, _ = self.family_of(quantity)
         return quantity not in self.definitions and family not in self.family_definitions
 
-    # --- comparing (see derivation_comparison) -----------------------------------------------
+    # --- comparing (see comparison) -----------------------------------------------
 
     def same(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
         """Whether two reduced sides are equal term by term, whatever the components' moments."""
@@ -254,7 +254,7 @@ class StepReader:
         return same(self, at_normal(left), at_normal(right))
 
     def follows(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
-        """Whether `right` is a valid step from `left` (see `derivation_comparison.follows`)."""
+        """Whether `right` is a valid step from `left` (see `comparison.follows`)."""
         return follows(self, left, right)
 
     def equal_scalars(self, a: Any, b: Any) -> bool:

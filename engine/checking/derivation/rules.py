@@ -13,17 +13,17 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from engine.checking.derivation_step import Side
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
     moment_symbol,
     polynomial_moments,
     read_moment,
 )
+from engine.checking.derivation.step import Side
 
 if TYPE_CHECKING:
-    from engine.checking.derivation_reader import StepReader
+    from engine.checking.derivation.reader import StepReader
 
 SQUARED = "{squared} is not {mean}: squaring is not a valid step"
 SECOND_MOMENT = "E[X²] ≠ E[X]²: the mean of a square is not the square of the mean"

@@ -3,7 +3,7 @@
 `judge` walks the chain previous line = side = side ..., collects the links that do not hold
 (`BrokenLink`) and the rules the ones that hold relied on, then asks whether the last side is the
 expected step, in closed form when the expected step is closed. The words it says come from
-`derivation_messages`.
+`messages`.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from engine.checking.derivation_messages import (
+from engine.checking.derivation.messages import (
     NOTES,
     correct_message,
     diagnose,
     explain,
     known_mistake,
 )
-from engine.checking.derivation_reader import StepReader
-from engine.checking.derivation_step import BrokenLink, Side, StepVerdict
+from engine.checking.derivation.reader import StepReader
+from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
 
 
 def judge(
@@ -158,7 +158,7 @@ def form_of(expr: Any) -> set[str]:
     """Which forms a side still has: E or Var of a whole sum, a Var, a derivative, a Σ."""
     import sympy
 
-    from engine.checking.derivation_notation import read_marker
+    from engine.checking.derivation.notation import read_marker
 
     forms: set[str] = set()
     for node in sympy.preorder_traversal(expr):
@@ -195,7 +195,7 @@ def _same_text(before: Side, side: Side) -> bool:
 def _canonical(expr: Any) -> Any:
     import sympy
 
-    from engine.checking.derivation_notation import sum_marker
+    from engine.checking.derivation.notation import sum_marker
 
     bound = sorted(
         str(s)[len(sum_marker("")) :] for s in expr.free_symbols if str(s).startswith("zzsum_")
