@@ -240,18 +240,7 @@ def _body_end(text: str, start: int, index: str = "") -> int:
 
 def _next_term(text: str, start: int) -> str:
     """The term from `start` up to the next `+`, `-`, `=` or `,` outside brackets."""
-    depth = 0
-    for position in range(start, len(text)):
-        char = text[position]
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            if depth == 0:
-                return text[start:position]
-            depth -= 1
-        elif depth == 0 and char in "+-=," and text[start:position].strip():
-            return text[start:position]
-    return text[start:]
+    return text[start : _body_end(text, start)]
 
 
 def _uses_index(term: str, index: str) -> bool:
