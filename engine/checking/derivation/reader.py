@@ -14,7 +14,12 @@ from typing import Any
 
 from engine.checking.derivation.comparison import equal_scalars, follows, same
 from engine.checking.derivation.expectation import Lowering
-from engine.checking.derivation.notation import read_marker, rewrite_derivation, sum_marker
+from engine.checking.derivation.notation import (
+    derivative_marker,
+    read_marker,
+    rewrite_derivation,
+    sum_marker,
+)
 from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     Misconceptions,
@@ -46,12 +51,27 @@ class StepReader:
         }
         self.model = RandomModel(a.normal_vectors, a.dimension, self.index_sizes)
         self.families = self._families()
-        self.aliases = self._aliases()
+        self.aliases, derivative_spellings = self._split_aliases(self._aliases())
+        self.derivative_quantities: set[str] = set()
+        self.derivative_names: dict[str, str] = {}
+        self.family_definitions: dict[str, tuple[str, Any]] = {}
+        self.definitions: dict[str, Any] = {}
         self.rename = {
             spelling: name for name, spellings in self.aliases.items() for spelling in spellings
         }
-        self.family_definitions: dict[str, tuple[str, Any]] = {}
-        self.definitions: dict[str, Any] = {}
+        # `δ` may be written ∂L/∂O and `g_t` as ∂L/∂s_t: derivatives of a quantity the drill
+        # does not define, named by the drill. Their markers are renamed after rewriting.
+        for _ in range(2):  # ∂L/∂O names L as a quantity, so that dL/dO is read the second time
+            for spelling, name in derivative_spellings.items():
+                try:
+                    marker = read_marker(self._rewrite(spelling).strip())
+                except AnswerError:
+                    raise BankError(
+                        [f"the spelling {spelling!r} of {name} cannot be read"]
+                    ) from None
+                if marker is not None and marker[0] == "derivative":
+                    self.derivative_quantities.add(marker[1][0])
+                    self.derivative_names[derivative_marker(*marker[1])] = name
         self.symbols = self._declared_symbols()
         for text in a.definitions.values():
             self.symbols |= self._names_in(text)
@@ -100,6 +120,18 @@ class StepReader:
                 )
         return aliases
 
+    @staticmethod
+    def _split_aliases(
+        aliases: dict[str, tuple[str, ...]],
+    ) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+        """Plain spellings, and the spellings that are derivatives (`∂L/∂O`) with their names."""
+        plain: dict[str, tuple[str, ...]] = {}
+        derivatives: dict[str, str] = {}
+        for name, spellings in aliases.items():
+            plain[name] = tuple(s for s in spellings if "/" not in s)
+            derivatives |= {s: name for s in spellings if "/" in s}
+        return plain, derivatives
+
     def _declared_symbols(self) -> set[str]:
         a = self.assumptions
         symbols = {a.dimension, a.count, *a.normal_vectors, *a.symbols, *a.aliases}
@@ -146,15 +178,20 @@ class StepReader:
 
     def _rewrite(self, text: str) -> str:
         a = self.assumptions
-        quantities = set(self.definitions)
+        quantities = set(self.definitions) | self.derivative_quantities
         quantities |= {f"{f}_{i}" for f in self.families for i in self.index_sizes}
-        return rewrite_derivation(
+        rewritten = rewrite_derivation(
             text,
             vectors=a.normal_vectors,
             indices=self.index_sizes,
             quantities=quantities,
             rename=self.rename,
         )
+        for marker, name in self.derivative_names.items():
+            rewritten = re.sub(
+                rf"(?<![A-Za-z0-9_]){re.escape(marker)}(?![A-Za-z0-9_])", name, rewritten
+            )
+        return rewritten
 
     def read(self, text: str, *, extra: set[str] | None = None) -> Any:
         """Read one side into SymPy, or raise AnswerError saying why not."""
