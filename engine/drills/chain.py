@@ -2,7 +2,7 @@
 
 Both the runner (a learner's line) and lint (the author's expected lines) go through here, so a
 drill that lints clean is judged by the same rules the learner meets. Every line is checked in
-the warm checking worker with a hard time bound (`bounded_derivation.check_step`): a line that
+the warm checking worker with a hard time bound (`derivation.bounded.check_step`): a line that
 takes too long gets a "could not check this step in time" verdict, never a hung drill.
 """
 
