@@ -148,7 +148,6 @@ UNFINISHED = {
     "1 operator of a sum": "move E or Var inside the sum (E and Σ are both linear)",
     "2 derivative": "work out the derivative",
     "3 variance": "write the variance out as E[X²] − E[X]²",
-    "4 mean of a product": "split the mean of the product by independence",
     "5 expectation": "put in the values of the moments",
     "6 sum": "work out the sum",
 }
