@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from attention_ref.bounded_read import read_at_most
 from attention_ref.source_hints import Hints, read_hints
 
 Target = Literal["attention", "softmax"]
@@ -135,10 +136,10 @@ def find_function(path: Path, name: str | None = None) -> Found:
 
 def _parse(path: Path) -> ast.Module:
     try:
-        raw = path.read_bytes()
+        raw = read_at_most(path, MAX_SOURCE_BYTES)
     except OSError as exc:
         raise SubmissionError("error", f"cannot read {path}: {exc.strerror}") from exc
-    if len(raw) > MAX_SOURCE_BYTES:
+    if raw is None:
         raise SubmissionError("error", f"{path} is larger than 1 MB; submit the function alone")
     try:
         return ast.parse(raw, filename=str(path))

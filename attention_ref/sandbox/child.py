@@ -21,7 +21,7 @@ import socket
 import sys
 from typing import Any, NoReturn
 
-from attention_ref.sandbox import isolation, landlock, own_packages, protocol
+from attention_ref.sandbox import isolation, landlock, own_packages, protocol, seccomp
 from attention_ref.sandbox.limits import Limits, apply_limits, arm_cpu_limit
 
 _MAX_MESSAGE = 400
@@ -54,7 +54,11 @@ def main(channel_fd: int) -> NoReturn:
 def _unshare_namespaces(as_root: bool) -> dict[str, str]:
     if not as_root:
         reason = "unavailable: not running as root"
-        return {"network": reason + " (only Landlock's TCP rules apply)", "pid namespace": reason}
+        return {
+            "network": reason + " (only Landlock's TCP rules and seccomp apply)",
+            "pid namespace": reason,
+            "ipc": reason + " (seccomp denies creating IPC objects)",
+        }
     facts: dict[str, str] = {}
     try:
         isolation.unshare(isolation.CLONE_NEWNET)
@@ -66,6 +70,11 @@ def _unshare_namespaces(as_root: bool) -> dict[str, str]:
         facts["pid namespace"] = "new PID namespace: all it started dies with its init"
     except OSError as error:
         facts["pid namespace"] = f"unavailable: unshare(CLONE_NEWPID) failed: {error.strerror}"
+    try:
+        isolation.unshare(isolation.CLONE_NEWIPC)
+        facts["ipc"] = "new IPC namespace: SysV objects and message queues die with it"
+    except OSError as error:
+        facts["ipc"] = f"unavailable: unshare(CLONE_NEWIPC) failed: {error.strerror}"
     return facts
 
 
@@ -158,6 +167,12 @@ def _run_worker(
         routes = isolation.reroute_unreachable_imports()
         if routes:
             facts["imports"] = f"{len(routes)} closed import folders reached through held fds"
+    # attnquiz's own reference code brings its Numba cache; the private tmpfs would hide it.
+    carried = (
+        _read_tree(os.path.join(workdir, _NUMBA_CACHE)) if settings.get("own_packages") else {}
+    )
+    facts["disk"] = _bound_disk(settings, limits)
+    _write_tree(os.path.join(workdir, _NUMBA_CACHE), carried, settings["uid"])
     try:
         own = own_packages.own_package_folders(settings["package_root"])
         grants = isolation.read_only_grants(settings["protected"])
@@ -165,7 +180,7 @@ def _run_worker(
             # attnquiz's own reference code, timed next to a submission.
             # threadpoolctl (which the kernel asks for NumPy's BLAS) reads its own maps.
             readable, listable = [*grants, *own, "/proc/self/maps"], list[str]()
-            os.environ["NUMBA_CACHE_DIR"] = os.path.join(workdir, "numba-cache")
+            os.environ["NUMBA_CACHE_DIR"] = os.path.join(workdir, _NUMBA_CACHE)
         else:
             readable, listable = own_packages.split_grants(grants, own)
         ruleset: landlock.Ruleset | None = landlock.build_ruleset(
@@ -190,6 +205,10 @@ def _run_worker(
     if ruleset is not None:
         landlock.enforce(ruleset)
         facts["landlock"] = ruleset.description
+    try:
+        facts["seccomp"] = seccomp.install()
+    except seccomp.SeccompUnavailable as error:
+        facts["seccomp"] = f"unavailable: {error}"
     os.chdir(workdir)
     os.umask(0o077)
     facts["own packages"] = (
@@ -202,6 +221,48 @@ def _run_worker(
     if not settings.get("own_packages"):
         own_packages.hide_own_modules()
     worker.serve()
+
+
+_NUMBA_CACHE = "numba-cache"
+
+
+def _read_tree(root: str) -> dict[str, bytes]:
+    found: dict[str, bytes] = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                found[os.path.relpath(path, root)] = handle.read()
+    return found
+
+
+def _write_tree(root: str, files: dict[str, bytes], uid: int | None) -> None:
+    """Write `files` under `root` again if they are gone (a tmpfs was mounted over them)."""
+    for relative, data in files.items():
+        path = os.path.join(root, relative)
+        if os.path.exists(path):
+            continue
+        folder = os.path.dirname(path)
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        if uid is not None:
+            for step in (path, folder, os.path.dirname(folder), root):
+                os.chown(step, uid, uid)
+
+
+def _bound_disk(settings: dict[str, Any], limits: Limits) -> str:
+    """Bound the bytes of all files written together (a private tmpfs), as far as possible."""
+    uid = settings["uid"]
+    if uid is None:
+        return "unavailable: not running as root; only each file's size is bounded"
+    try:
+        isolation.private_scratch(
+            settings["workdir"], settings["submission"], uid, limits.max_disk_bytes
+        )
+    except OSError as error:
+        return f"unavailable: no private tmpfs ({error.strerror}); only each file's size is bounded"
+    return f"all files together at most {limits.max_disk_bytes} bytes (private tmpfs)"
 
 
 class _Worker:
