@@ -359,7 +359,12 @@ class _Worker:
         arm_cpu_limit(self._limits.seconds_per_call)
         reply: dict[str, Any] = {"kind": "result"}
         try:
+            # A different heap offset for each call: timing samples many memory layouts, not
+            # the one this process happened to get (identical code in two processes can differ
+            # by a third at one size from layout alone).
+            shift = bytearray(64 * secrets.randbelow(256))
             value = self._function(*positional, **keywords)
+            del shift
             form, items = self._as_arrays(value)
             specs, views = self._arrays.encode_arrays(items)
         except BaseException as error:
