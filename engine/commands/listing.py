@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from rich.table import Table
 
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
+from engine.commands.stats import set_drills
+from engine.drills import CARD_PREFIX
+from engine.schedule import CardState
+from engine.stats import drill_cards
 from engine.ui.console import make_console
 from engine.ui.describe import phase_name, when
+
+
+def state(card: CardState | None) -> str:
+    if card is None:
+        return "new"
+    if card.suspended:
+        return phase_name(card.phase) + " (suspended leech)"
+    return phase_name(card.phase) + (" (leech)" if card.is_leech else "")
 
 
 def run_list(set_name: str, data_dir: Path | None) -> int:
@@ -17,6 +30,7 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
     qset, store = load_with_store(set_name, data_dir)
     try:
         cards = store.cards(qset.name, qset.ids)
+        drills = drill_cards(store, qset.name, set_drills(qset.name, store.path.parent))
     finally:
         store.close()
     table = Table(
@@ -33,8 +47,13 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
             item.id,
             item.kind,
             ", ".join(item.tags),
-            phase_name(card.phase) + (" (leech)" if card.is_leech else "") if card else "new",
-            when(card.due, now) if card else "-",
+            state(card),
+            "-" if card is None else "suspended" if card.suspended else when(card.due, now),
+        )
+    for drill in drills:
+        due = None if drill.due is None else datetime.fromisoformat(drill.due)
+        table.add_row(
+            CARD_PREFIX + drill.id, "drill", "", drill.phase, when(due, now) if due else "-"
         )
     make_console().print(table)
     return 0
