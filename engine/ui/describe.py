@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime, timedelta
 
@@ -21,10 +22,12 @@ def interval(delta: timedelta) -> str:
     """A duration as a person says it: one unit, a whole number, rounded to the nearest.
 
     Each unit is rounded before the next larger one is chosen, so 23 h 59 min reads "1 d", not
-    "24 h", and 59.6 days "2 mo", not "60 d". Every duration the learner sees goes through here.
+    "24 h", and 59.6 days "2 mo", not "60 d". Minutes round up: a wait of 5.5 min reads "6 min"
+    on its rating key and still "6 min" in `list` a few seconds later. Every duration the
+    learner sees goes through here.
     """
     seconds = max(0.0, delta.total_seconds())
-    minutes = round(seconds / 60)
+    minutes = math.ceil(seconds / 60)
     if minutes < 60:
         return f"{max(1, minutes)} min"
     hours = round(seconds / 3600)
