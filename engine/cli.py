@@ -13,6 +13,9 @@ from typing import Annotated
 import typer
 
 from engine import __version__
+from engine.help_types import install as _plain_help_types
+
+_plain_help_types()
 
 app = typer.Typer(
     name="attnquiz",

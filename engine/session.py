@@ -176,13 +176,14 @@ class ReviewSession:
         """(questions queued, cards coming back from learning)."""
         return len(self._queue), len(self._learning)
 
-    def _take_learning(self, horizon: datetime) -> str | None:
-        """The (re)learning card due first by `horizon`; not the card just answered while another
-        one waits, so that a missed card keeps its delay (and its answer is off the screen)."""
+    def _take_learning(self, horizon: datetime, *, last_too: bool) -> str | None:
+        """The (re)learning card due first by `horizon`. The card just answered only when
+        `last_too` and no other is ready, so that a missed card keeps its delay while another
+        card waits (and its answer is off the screen when it comes back)."""
         self._learning.sort()
         ready = [(due, i) for due, i in self._learning if due <= horizon]
         others = [entry for entry in ready if entry[1] != self._last]
-        pick = others[0] if others else (ready[0] if ready else None)
+        pick = others[0] if others else (ready[0] if ready and last_too else None)
         if pick is None:
             return None
         self._learning.remove(pick)
@@ -192,11 +193,11 @@ class ReviewSession:
         now = self.clock()
         # Learning cards whose step is over come first (as in Anki); then the queue; then, when
         # nothing else is left, learning cards due soon (learn ahead).
-        item_id = self._take_learning(now)
+        item_id = self._take_learning(now, last_too=False)
         if item_id is None and self._queue:
             item_id = self._queue.popleft()
         if item_id is None:
-            item_id = self._take_learning(now + LEARN_AHEAD)
+            item_id = self._take_learning(now + LEARN_AHEAD, last_too=True)
         if item_id is None:
             return None
         item = self.qset.item(item_id)
@@ -216,9 +217,15 @@ class ReviewSession:
         before = self.store.card(self.qset.name, question.item.id)
         if self.cram:
             return Preview(now, before, {})
-        key = self._card_key(question.item.id)
-        after = {g: self.scheduling.review(before, g, now, key=key) for g in Grade}
+        after = {g: self._schedule(question.item.id, before, g, now) for g in Grade}
         return Preview(now, before, after)
+
+    def _schedule(self, item_id: str, card: CardState, grade: Grade, now: datetime) -> CardState:
+        """The one computation behind both the preview and the commit."""
+        after = self.scheduling.review(card, grade, now, key=self._card_key(item_id))
+        if self.leeches == "suspend" and after.is_leech and not card.is_leech:
+            after = replace(after, suspended=True)
+        return after
 
     def commit(
         self,
@@ -249,13 +256,9 @@ class ReviewSession:
             cram=self.cram,
             confidence=sure,
         )
-        key = self._card_key(item.id)
 
         def schedule(card: CardState) -> CardState:
-            after = self.scheduling.review(card, grade, now, key=key)
-            if self.leeches == "suspend" and after.is_leech and not card.is_leech:
-                after = replace(after, suspended=True)
-            return after
+            return self._schedule(item.id, card, grade, now)
 
         recorded: Recorded = self.store.record(record, None if self.cram else schedule)
         became_leech = recorded.after.is_leech and not recorded.before.is_leech

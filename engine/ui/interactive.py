@@ -162,7 +162,9 @@ class InteractiveFrontend:
         for grade in Grade:
             label = f"{int(grade)} {grade.name.lower()}"
             wait = preview.wait(grade)
-            if wait is not None:
+            if grade in preview.after and preview.after[grade].suspended:
+                label += " (suspended: a leech)"
+            elif wait is not None:
                 label += f" ({interval(wait)})"
             style = GRADE_STYLE[grade] + (" bold reverse" if grade == suggested else "")
             options.append(f"[{style}]{label}[/]")
