@@ -255,3 +255,19 @@ def test_help_shows_no_python_type_names(run) -> None:
     for command in ("quiz", "stats", "settings", "unsuspend", "drill", "submit"):
         text = run(command, "--help").stdout
         assert "<bool>" not in text and "list[" not in text and "<str>" not in text, command
+
+
+def test_ctrl_c_after_a_graded_answer_saves_it_with_the_suggested_rating(spawn, store_home) -> None:
+    proc = spawn("demo", "--new", "3", "--confidence")
+    assert proc.stdin is not None and proc.stdout is not None
+    read_until(proc, "[1] ")
+    proc.stdin.write("3\n")
+    proc.stdin.flush()
+    read_until(proc, "[2] ")
+    proc.stdin.write("a\n")  # right; graded at once, the confidence line not yet read
+    proc.stdin.flush()
+    read_until(proc, "sure or unsure?")
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait() == 130
+    assert "saved: choice-axis rated good" in proc.stdout.read()
+    assert reviews(store_home) == [("recall-one", 3, "3"), ("choice-axis", 3, "a")]
