@@ -227,11 +227,12 @@ def _read_key(console: Console, prompt: str) -> str:
     import termios
     import tty
 
-    console.print(prompt, end="")
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     try:
-        tty.setcbreak(fd)
+        # TCSANOW, not the default TCSAFLUSH: a key typed ahead of the prompt is kept.
+        tty.setcbreak(fd, termios.TCSANOW)
+        console.print(prompt, end="")
         key = sys.stdin.read(1)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
