@@ -232,7 +232,10 @@ def _read_key(console: Console, prompt: str) -> str:
     try:
         # TCSANOW, not the default TCSAFLUSH: a key typed ahead of the prompt is kept.
         tty.setcbreak(fd, termios.TCSANOW)
-        console.print(prompt, end="")
+        # Written straight to the terminal, not through rich's buffer, which Ctrl-C arriving
+        # mid-print would leave full and print a second time.
+        console.file.write(Text.from_markup(prompt).plain)
+        console.file.flush()
         key = sys.stdin.read(1)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

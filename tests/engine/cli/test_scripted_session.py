@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from engine.paths import STORE_FILE
+from tests.engine.choice_bank import write_choices
 from tests.engine.cli.conftest import read_until
 
 ALL_RIGHT = "3\n1\n8\n(T_q, d_v)\nd\n64\n(T_q, T_k)\n"
@@ -174,14 +175,9 @@ def test_a_bad_setting_is_one_line_and_exit_2(run) -> None:
 
 
 def test_a_right_answer_after_a_hint_is_rated_hard(run, store_home) -> None:
-    bank = store_home / "quizzes" / "hinted.yaml"
-    bank.write_text(
-        "format_version: 1\nset: hinted\ntitle: t\nitems:\n  - id: std-64\n    kind: number\n"
-        "    prompt: The std at d_k = 64?\n    answer: 8\n    abs_tol: 0.05\n"
-        "    hint: Take the root of the variance.\n"
-    )
-    result = run("hinted", input=":hint\n8\n")
-    assert "hint: Take the root of the variance." in result.stdout
+    write_choices(store_home)
+    result = run("choices", "--new", "1", input=":hint\na\n")
+    assert "hint: Each query spreads its weight over the keys." in result.stdout
     assert "rated hard" in result.stdout
     db = sqlite3.connect(store_home / STORE_FILE)
     assert db.execute("SELECT rating, correct FROM reviews").fetchall() == [(2, 1)]
@@ -196,18 +192,19 @@ def test_nothing_to_undo_on_the_first_card_does_not_ask_it_again(run, store_home
 
 
 def test_confidence_adds_one_line_after_a_typed_answer(run, store_home) -> None:
-    # recall-one is self-rated (no confidence line); choice-axis right but unsure; number-std
-    # wrong and sure: the hint too, and it comes back before the end.
-    result = run("demo", "--new", "4", "--confidence", input="3\na\nu\n9\ns\n")
+    # axis right but unsure: hard; scale wrong and sure: its explanation, and it comes back
+    # after two other cards.
+    write_choices(store_home)
+    result = run("choices", "--new", "3", "--confidence", input="a\nu\nb\ns\na\ns\n")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("sure or unsure? (s/u)") == 2
+    assert result.stdout.count("sure or unsure? (s/u)") == 3
     assert "you were sure: this card comes back in a moment" in result.stdout
     db = sqlite3.connect(store_home / STORE_FILE)
     rows = db.execute("SELECT item_id, rating, confidence FROM reviews ORDER BY id").fetchall()
     db.close()
-    assert rows == [("recall-one", 3, None), ("choice-axis", 2, 0), ("number-std", 1, 1)]
+    assert rows == [("axis", 2, 0), ("scale", 1, 1), ("mask", 3, 1)]
     order = re.findall(r"^\[\d+\] (\S+)", result.stdout, flags=re.M)
-    assert order[:4] == ["recall-one", "choice-axis", "number-std", "shape-out"]
+    assert order[:4] == ["axis", "scale", "mask", "scale"]
 
 
 def test_the_confirmed_interval_is_the_stored_and_listed_one(run, store_home) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from engine.paths import STORE_FILE
 from engine.ui.describe import interval
+from tests.engine.choice_bank import write_choices
 from tests.engine.ui.terminal import Terminal
 
 REVEAL = "(:hint :undo :quit) › "
@@ -46,6 +47,17 @@ def stored_wait(home: Path, item_id: str) -> str:
     return interval(timedelta(milliseconds=due - last))
 
 
+ANSWERS = "SELECT item_id, rating, answer FROM reviews ORDER BY id"
+
+
+def reveal_and_rate(t: Terminal, key: str) -> None:
+    """Reveal the self-rated recall card and rate it `key`."""
+    t.expect(REVEAL)
+    t.line("")
+    t.expect(RATE)
+    t.line(key)
+
+
 def labels(screen: str) -> dict[str, str]:
     """`1 again (1 min)  2 hard (6 min) ...` as {"again": "1 min", ...}."""
     return dict(re.findall(r"\d (again|hard|good|easy) \(([^)]+)\)", screen))
@@ -74,10 +86,7 @@ def test_the_interval_on_the_rating_key_is_the_one_applied(terminal, store_home,
 
 def test_ctrl_c_at_the_rating_prompt_saves_the_graded_answer(terminal, store_home) -> None:
     t = terminal("demo", "--new", "3")
-    t.expect(REVEAL)
-    t.line("")
-    t.expect(RATE)
-    t.line("3")
+    reveal_and_rate(t, "3")
     t.expect(REVEAL)
     t.line("a")  # choice-axis, right
     t.expect("Enter = good")
@@ -86,7 +95,7 @@ def test_ctrl_c_at_the_rating_prompt_saves_the_graded_answer(terminal, store_hom
     t.expect("saved: choice-axis rated good")
     assert t.finish() == 130
     assert "every answer so far is saved" in t.screen
-    assert rows(store_home, "SELECT item_id, rating, answer FROM reviews ORDER BY id") == [
+    assert rows(store_home, ANSWERS) == [
         ("recall-one", 3, None),
         ("choice-axis", 3, "a"),
     ]
@@ -105,10 +114,7 @@ def test_ctrl_c_before_rating_a_self_rated_card_says_it_is_not_saved(terminal, s
 
 def test_undo_at_the_rating_prompt_retypes_the_same_card(terminal, store_home) -> None:
     t = terminal("demo", "--new", "3")
-    t.expect(REVEAL)
-    t.line("")
-    t.expect(RATE)
-    t.line("3")
+    reveal_and_rate(t, "3")
     first = t.expect(REVEAL)
     assert "choice-axis · choice" in first and "card 2" in first
     t.line("b")  # a slip of the finger
@@ -126,7 +132,7 @@ def test_undo_at_the_rating_prompt_retypes_the_same_card(terminal, store_home) -
     t.expect(REVEAL)  # number-std
     t.line(":quit")
     assert t.finish() == 0
-    assert rows(store_home, "SELECT item_id, rating, answer FROM reviews ORDER BY id") == [
+    assert rows(store_home, ANSWERS) == [
         ("recall-one", 3, None),
         ("choice-axis", 3, "a"),
     ]
@@ -134,10 +140,7 @@ def test_undo_at_the_rating_prompt_retypes_the_same_card(terminal, store_home) -
 
 def test_undo_at_a_question_takes_back_the_previous_card(terminal, store_home) -> None:
     t = terminal("demo", "--new", "2")
-    t.expect(REVEAL)
-    t.line("")
-    t.expect(RATE)
-    t.line("4")
+    reveal_and_rate(t, "4")
     t.expect(REVEAL)  # choice-axis
     t.line(":undo")
     shown = t.expect(REVEAL)
@@ -162,26 +165,13 @@ def test_nothing_to_undo_on_the_first_card_does_not_ask_it_again(terminal, store
     assert rows(store_home, "SELECT item_id, rating FROM reviews") == [("recall-one", 4)]
 
 
-HINTED = """format_version: 1
-set: hinted
-title: One card with a hint
-items:
-  - id: std-64
-    kind: number
-    prompt: The std of unscaled scores at d_k = 64?
-    answer: 8
-    abs_tol: 0.05
-    hint: The variance is d_k; take its root.
-"""
-
-
 def test_a_right_answer_after_a_hint_suggests_hard(terminal, store_home) -> None:
-    (store_home / "quizzes" / "hinted.yaml").write_text(HINTED)
-    t = terminal("hinted")
+    write_choices(store_home)
+    t = terminal("choices", "--new", "1")
     t.expect(REVEAL)
     t.line(":hint")
-    t.expect("hint: The variance is d_k; take its root.")
-    t.line("8")
+    t.expect("hint: Each query spreads its weight over the keys.")
+    t.line("a")
     t.expect("✓ correct")
     t.expect("suggested: hard (after a hint)")
     shown = t.expect(RATE)
@@ -191,32 +181,12 @@ def test_a_right_answer_after_a_hint_suggests_hard(terminal, store_home) -> None
     t.expect(REVEAL)  # learning: back within the session
     t.line(":quit")
     assert t.finish() == 0
-    assert rows(store_home, "SELECT item_id, rating, correct FROM reviews") == [("std-64", 2, 1)]
-
-
-def test_cards_are_set_apart_and_a_missed_card_waits_its_step(terminal, store_home) -> None:
-    t = terminal("demo", "--new", "2")
-    t.expect(REVEAL)
-    t.line("")
-    t.expect(RATE)
-    t.line("3")  # recall-one: learning, back in 10 min
-    t.expect(REVEAL)
-    t.line("b")  # choice-axis missed: back in 1 min
-    t.expect(RATE)
-    t.line("")
-    shown = t.expect(REVEAL)
-    assert "card 3" in shown  # a rule between cards
-    assert "recall-one · recall · learning" in shown  # not the card just missed
-    t.line(":quit")
-    assert t.finish() == 0
+    assert rows(store_home, "SELECT item_id, rating, correct FROM reviews") == [("axis", 2, 1)]
 
 
 def test_confidence_takes_one_key_and_unsure_suggests_hard(terminal, store_home) -> None:
-    t = terminal("demo", "--new", "3", "--confidence")
-    t.expect(REVEAL)
-    t.line("")
-    t.expect(RATE)
-    t.line("3")
+    write_choices(store_home)
+    t = terminal("choices", "--new", "2", "--confidence")
     t.expect(REVEAL)
     t.line("a")
     t.expect("sure? s sure · u unsure · Enter skip")
@@ -224,28 +194,28 @@ def test_confidence_takes_one_key_and_unsure_suggests_hard(terminal, store_home)
     t.expect("suggested: hard (as you were unsure)")
     t.expect(RATE)
     t.line("")
-    t.expect(REVEAL)  # number-std
-    t.line("9")
+    t.expect(REVEAL)  # scale
+    t.line("b")
     t.expect("sure?")
     t.type("s")
     shown = t.expect(RATE)
+    assert "The variance of a dot product" in shown  # the explanation in full view
     assert "you were sure: this card comes back in a moment" in shown
     t.line("")
     t.expect(REVEAL)
     t.line(":quit")
     assert t.finish() == 0
     assert rows(store_home, "SELECT item_id, rating, confidence FROM reviews ORDER BY id") == [
-        ("recall-one", 3, None),
-        ("choice-axis", 2, 0),
-        ("number-std", 1, 1),
+        ("axis", 2, 0),
+        ("scale", 1, 1),
     ]
     # The setting is kept: the next session asks again without the option.
-    t = terminal("demo", "--new", "4", "--tag", "shapes")
-    t.expect(REVEAL)
-    t.line("(T_q, d_v)")
+    t = terminal("choices")
+    t.expect(REVEAL)  # scale, back from its learning step
+    t.line("a")
     t.expect("sure?")
     t.type("\x03")  # graded, not yet rated: saved as suggested
-    t.expect("saved: shape-out rated good")
+    t.expect("saved: scale rated good")
     assert t.finish() == 130
 
 
