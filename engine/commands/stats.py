@@ -28,8 +28,9 @@ def run_stats(set_name: str, as_json: bool, retention: float | None, data_dir: P
     try:
         # Recall is predicted with the parameters and the retention the learner's sessions use.
         in_use = parameters_in_use(store)
+        settings = load_settings(store)
         if retention is None:
-            retention = load_settings(store).retention
+            retention = settings.retention
         scheduling = Scheduling(retention, parameters=in_use.parameters)
         drills = set_drills(qset.name, store.path.parent)
         stats = set_stats(store, qset, now, retention, scheduling, drills)
@@ -37,7 +38,14 @@ def run_stats(set_name: str, as_json: bool, retention: float | None, data_dir: P
         store.close()
     if as_json:
         print(
-            json.dumps({**stats.to_json(), "fsrs_parameters": in_use.to_json()}, ensure_ascii=False)
+            json.dumps(
+                {
+                    **stats.to_json(),
+                    "fsrs_parameters": in_use.to_json(),
+                    "settings": settings.to_json(),
+                },
+                ensure_ascii=False,
+            )
         )
     else:
         show(stats, now, in_use)
