@@ -14,11 +14,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
 
 from engine.bank.model import QuestionSet
+from engine.bank.siblings import bury_siblings
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
+from engine.cards.exercise import ExerciseItem
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
+from engine.store.retired import carry_over_retired
 from engine.store.reviews import Recorded
 from engine.store.settings import DEFAULT_NEW_PER_DAY, LeechAction
 from engine.verdict import Verdict
@@ -102,6 +105,10 @@ def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
         return grade, None
     if isinstance(item, ChoiceItem):
         verdict = item.grade_choice(text, question.seed)
+    elif isinstance(item, ExerciseItem):
+        from engine.exercise_attempts import grade_attempt
+
+        verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
         try:
             verdict = item.grade(text)
@@ -144,6 +151,7 @@ class ReviewSession:
         self._asked = 0
         self._last: str | None = None  # the item answered last: not shown twice in a row
         now = clock()
+        carry_over_retired(store, qset.name, qset.successors)
         self.session_id = store.start_session(qset.name, "cram" if cram else "review", now)
         self._queue: deque[str] = deque(self._initial_queue(now, new_per_day))
 
@@ -164,9 +172,12 @@ class ReviewSession:
         due = sorted((c.due, i) for i, c in cards.items() if is_due(c))  # type: ignore[misc]
         introduced = self.store.introduced_since(self.qset.name, local_day_start(now), ids)
         room = max(0, new_per_day - introduced)
-        unseen = [i for i in ids if i not in cards]
-        self.summary.new_waiting = max(0, len(unseen) - room)
-        return [i for _, i in due] + unseen[:room]
+        due_ids, new_ids = bury_siblings(
+            [i for _, i in due], [i for i in ids if i not in cards], self.qset.siblings
+        )
+        unseen = sum(1 for i in ids if i not in cards)
+        self.summary.new_waiting = unseen - min(room, len(new_ids))  # buried siblings wait too
+        return due_ids + new_ids[:room]
 
     def _card_key(self, item_id: str) -> str:
         return f"{self.qset.name}/{item_id}"

@@ -11,6 +11,7 @@ from engine.clock import make_clock
 from engine.commands.context import load_with_store
 from engine.commands.stats import set_drills
 from engine.drills import CARD_PREFIX
+from engine.exit_codes import EXIT_OK
 from engine.schedule import CardState
 from engine.stats import drill_cards
 from engine.ui.console import make_console
@@ -56,4 +57,4 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
             CARD_PREFIX + drill.id, "drill", "", drill.phase, when(due, now) if due else "-"
         )
     make_console().print(table)
-    return 0
+    return EXIT_OK

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
 from engine.errors import UsageError
 
+if TYPE_CHECKING:
+    from attention_ref.grading import Grade
+
 
 def run_submit(
-    path: Path, func: str | None, no_time: bool, as_json: bool, memory_mb: int, seconds: float
+    path: Path,
+    func: str | None,
+    no_time: bool,
+    as_json: bool,
+    memory_mb: int,
+    seconds: float,
+    *,
+    watch: bool = False,
 ) -> int:
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
@@ -18,6 +29,14 @@ def run_submit(
     from attention_ref.sandbox import Limits
 
     limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
+    if watch:
+        from engine.commands.watch import grade_until_passed
+        from engine.ui.console import make_console
+        from engine.ui.submit_report import show_grade
+
+        return grade_until_passed(
+            path, lambda: grade_submission(path, func, limits=limits), show_grade, make_console()
+        )
     grade = grade_submission(path, func, limits=limits)
     if grade.passed and not no_time:
         from attention_ref.timing import time_submission
@@ -29,4 +48,59 @@ def run_submit(
         from engine.ui.submit_report import show_grade
 
         show_grade(grade)
+    return EXIT_OK if grade.passed else EXIT_NEGATIVE
+
+
+def run_submit_exercise(
+    path: Path,
+    exercise_id: str,
+    data_dir: Path | None,
+    *,
+    func: str | None,
+    as_json: bool,
+    watch: bool,
+    memory_mb: int,
+    seconds: float,
+) -> int:
+    """`submit FILE --exercise ID`: grade the file as that exercise (never touches the schedule)."""
+    if not path.is_file():
+        raise UsageError(f"no such file: {path}")
+    from attention_ref.sandbox import Limits
+    from engine.commands.exercises import find_exercise
+    from engine.exercise_attempts import UnreadableSubmission, read_submission
+
+    set_name, item = find_exercise(exercise_id, data_dir)
+    limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
+    try:
+        read_submission(path)  # a file that can never be graded is a usage error (exit 2)
+    except UnreadableSubmission as error:
+        raise UsageError(str(error)) from None
+
+    def grade_once() -> Grade:
+        try:
+            source = read_submission(path)
+        except UnreadableSubmission as error:
+            from attention_ref.grading import Grade
+
+            return Grade(False, "error", item.id, func or item.function, [], [], message=str(error))
+        return item.grade_source(source, path, limits=limits, function=func)
+
+    if as_json and not watch:
+        grade = grade_once()
+        print(json.dumps(grade.to_json(), ensure_ascii=False))
+        return EXIT_OK if grade.passed else EXIT_NEGATIVE
+    from engine.ui.console import make_console
+    from engine.ui.exercise_report import show_exercise_grade
+
+    console = make_console()
+
+    def show(grade: Grade) -> None:
+        show_exercise_grade(grade, item, set_name, console)
+
+    if watch:
+        from engine.commands.watch import grade_until_passed
+
+        return grade_until_passed(path, grade_once, show, console)
+    grade = grade_once()
+    show(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
