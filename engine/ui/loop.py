@@ -25,7 +25,7 @@ class Answered:
 
 class GradedInterrupt(KeyboardInterrupt):
     """Ctrl-C after an answer was graded but before it was rated: it is saved with the
-    suggested rating, then the session ends as after any Ctrl-C (SPEC.md: exit 130)."""
+    suggested rating, then the session ends as after any Ctrl-C (exit 130)."""
 
     def __init__(self, answered: Answered) -> None:
         super().__init__()

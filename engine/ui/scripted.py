@@ -20,6 +20,7 @@ from engine.session import Outcome, Question, ReviewSession, grade_answer, sugge
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Undo
 from engine.ui.prompt_text import plain_text
+from engine.ui.script_line import read_script_line
 
 SURE_WORDS = {"s": True, "sure": True, "u": False, "unsure": False}
 
@@ -63,7 +64,7 @@ class ScriptedFrontend:
         started = time.monotonic()
         hinted = False
         while True:
-            line = self.stdin.readline()
+            line = read_script_line(self.stdin, self.err)
             text = line.strip()
             if not text:
                 return End()
@@ -102,7 +103,7 @@ class ScriptedFrontend:
     def _read_sure(self) -> tuple[bool | None, bool]:
         """(confidence, whether the session ends): one line, `sure` or `unsure`."""
         self._print("sure or unsure? (s/u)")
-        text = self.stdin.readline().strip().lower()
+        text = read_script_line(self.stdin, self.err).strip().lower()
         if not text:
             return None, True
         if text not in SURE_WORDS:
