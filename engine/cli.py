@@ -106,18 +106,28 @@ def quiz(
 @app.command()
 def check(
     set_name: SetArg,
-    item: Annotated[str, typer.Argument(help="Item id, e.g. var-dot.", show_default=False)],
+    item: Annotated[
+        str,
+        typer.Argument(help="Item id, e.g. var-dot (a drill id with --step).", show_default=False),
+    ],
     answer: Annotated[str, typer.Option("--answer", "-a", help="The answer to grade.")],
     as_json: JsonOpt = False,
     data_dir: DataDir = None,
+    step: Annotated[
+        int | None,
+        typer.Option(
+            "--step", help="Grade a line of the derivation drill ITEM at step N (1-based)."
+        ),
+    ] = None,
 ) -> None:
     """Grade one answer without touching the schedule (exit 0 right, 1 wrong).
 
     Example: attnquiz check 15 var-dot --answer "d"
+    Example: attnquiz check 15 mean-var-dot --step 2 --answer "Σ_i E[q_i] E[k_i]"
     """
     from engine.commands.check import run_check
 
-    raise typer.Exit(run_check(set_name, item, answer, as_json, data_dir))
+    raise typer.Exit(run_check(set_name, item, answer, as_json, data_dir, step))
 
 
 @app.command("list")
@@ -466,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    from engine.ui.script_line import tolerant_stdin
+
+    tolerant_stdin()
 
     def run() -> object:
         command = next((a for a in args if not a.startswith("-")), None)

@@ -14,32 +14,8 @@ import os
 from pathlib import Path
 
 from engine.cards.exercise import ExerciseItem
+from engine.submission_file import UnreadableSubmission, read_submission
 from engine.verdict import Verdict
-
-MAX_SUBMISSION_BYTES = 2**20  # docs/spec.md: a file over 1 MB is not a submission
-
-
-class UnreadableSubmission(ValueError):
-    """The file cannot be graded at all: missing, not a regular file, too large, not text."""
-
-
-def read_submission(path: Path) -> str:
-    """The file's text, checking the size before reading and reading no more than the limit."""
-    try:
-        if not path.is_file():
-            raise UnreadableSubmission(f"{path} is not a file")
-        if path.stat().st_size > MAX_SUBMISSION_BYTES:
-            raise UnreadableSubmission(f"{path} is larger than 1 MB")
-        with path.open("rb") as handle:
-            data = handle.read(MAX_SUBMISSION_BYTES + 1)
-    except OSError as error:
-        raise UnreadableSubmission(f"cannot read {path}: {error.strerror}") from None
-    if len(data) > MAX_SUBMISSION_BYTES:
-        raise UnreadableSubmission(f"{path} is larger than 1 MB")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise UnreadableSubmission(f"{path} is not UTF-8 text (byte {error.start})") from None
 
 
 def attempt_file(store_folder: Path, set_name: str, item: ExerciseItem) -> Path:

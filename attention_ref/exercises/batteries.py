@@ -50,7 +50,9 @@ def _expect(
 
 def softmax_cases(rng: np.random.Generator) -> list[ExerciseCase]:
     far = _normal(rng, 3, 6)
-    far[1] -= 2000.0  # each row is fine on its own; one max for all would underflow row 2
+    # Each row is fine on its own. One max for all underflows rows 1 and 3 to 0/0, while no max
+    # at all overflows row 2 to inf/inf: the two mistakes leave different rows broken.
+    far[1] += 2000.0
     masked = _normal(rng, 3, 5)
     masked[:, -2:] = -np.inf
     return [
@@ -78,7 +80,7 @@ def softmax_cases(rng: np.random.Generator) -> list[ExerciseCase]:
             solutions.softmax,
             _normal(rng, 3, 4, scale=1000.0),
         ),
-        _expect("rows-far-apart", "one row 2000 below the others", solutions.softmax, far),
+        _expect("rows-far-apart", "one row 2000 above the others", solutions.softmax, far),
         _expect("masked", "−∞ in the last two columns (weight 0 there)", solutions.softmax, masked),
         _expect(
             "float32",

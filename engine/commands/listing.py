@@ -16,6 +16,7 @@ from engine.schedule import CardState
 from engine.stats import drill_cards
 from engine.ui.console import make_console
 from engine.ui.describe import phase_name, when
+from engine.ui.literal import literal
 
 
 def state(card: CardState | None) -> str:
@@ -35,7 +36,8 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
     finally:
         store.close()
     table = Table(
-        title=f"{qset.title} (set {qset.name}, {len(qset.items)} items)", title_justify="left"
+        title=literal(f"{qset.title} (set {qset.name}, {len(qset.items)} items)"),
+        title_justify="left",
     )
     table.add_column("id", no_wrap=True)
     table.add_column("kind")
@@ -45,9 +47,9 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
     for item in qset.items:
         card = cards.get(item.id)
         table.add_row(
-            item.id,
+            literal(item.id),
             item.kind,
-            ", ".join(item.tags),
+            literal(", ".join(item.tags)),
             state(card),
             "-" if card is None else "suspended" if card.suspended else when(card.due, now),
         )

@@ -23,8 +23,7 @@ def run_submit(
     *,
     watch: bool = False,
 ) -> int:
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+    _check_readable(path)
     from attention_ref.grading import grade_submission
     from attention_ref.sandbox import Limits
 
@@ -63,20 +62,16 @@ def run_submit_exercise(
     seconds: float,
 ) -> int:
     """`submit FILE --exercise ID`: grade the file as that exercise (never touches the schedule)."""
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+    _check_readable(path)
     from attention_ref.sandbox import Limits
     from engine.commands.exercises import find_exercise
-    from engine.exercise_attempts import UnreadableSubmission, read_submission
 
     set_name, item = find_exercise(exercise_id, data_dir)
     limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
-    try:
-        read_submission(path)  # a file that can never be graded is a usage error (exit 2)
-    except UnreadableSubmission as error:
-        raise UsageError(str(error)) from None
 
     def grade_once() -> Grade:
+        from engine.submission_file import UnreadableSubmission, read_submission
+
         try:
             source = read_submission(path)
         except UnreadableSubmission as error:
@@ -104,3 +99,14 @@ def run_submit_exercise(
     grade = grade_once()
     show(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
+
+
+def _check_readable(path: Path) -> None:
+    """A file that can never be graded (missing, not a file, over 1 MB, not UTF-8) is a usage
+    error, exit 2, before any sandbox starts."""
+    from engine.submission_file import UnreadableSubmission, read_submission
+
+    try:
+        read_submission(path)
+    except UnreadableSubmission as error:
+        raise UsageError(str(error)) from None
