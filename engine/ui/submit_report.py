@@ -44,8 +44,8 @@ def show_grade(grade: Grade) -> None:
             table.add_row(mark, Text(case.name), Text(case.message))
         console.print(table)
     for name in grade.diagnosis:
-        explanation = EXPLANATIONS.get(name, name)
-        console.print(Text.assemble(("mistake: ", "bold yellow"), f"{name}: {explanation}"))
+        # The learner reads the explanation; the mistake's id is for --json and scripts.
+        console.print(Text.assemble(("mistake: ", "bold yellow"), EXPLANATIONS.get(name, name)))
     for note in grade.notes:
         console.print(Text.assemble(("note: ", "bold"), note))
     if grade.output.strip():
