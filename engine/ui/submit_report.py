@@ -10,6 +10,7 @@ from rich.text import Text
 from attention_ref.diagnosis import EXPLANATIONS
 from attention_ref.grading import Grade
 from engine.ui.console import make_console
+from engine.ui.literal import literal
 
 VERDICT_WORDS = {
     "pass": "passed every case",
@@ -29,11 +30,11 @@ def show_grade(grade: Grade) -> None:
     title = f"{grade.function or '?'} ({grade.target})" if grade.function else grade.target
     console.print(Text.assemble((f"{title}: ", "bold"), (VERDICT_WORDS[grade.verdict], style)))
     if grade.function and grade.why:
-        console.print(Text(f"checked {grade.function}: {grade.why}", style="dim"))
+        console.print(literal(f"checked {grade.function}: {grade.why}", style="dim"))
     if grade.called_as:
         console.print(Text(f"called with {grade.called_as}", style="dim"))
     if grade.message:
-        console.print(Text(grade.message))
+        console.print(literal(grade.message), soft_wrap=True)
     if grade.cases:
         table = Table(box=None, show_header=True, header_style="bold")
         table.add_column("")
@@ -41,16 +42,22 @@ def show_grade(grade: Grade) -> None:
         table.add_column("result")
         for case in grade.cases:
             mark = Text("✓", "green") if case.passed else Text("✗", "red")
-            table.add_row(mark, Text(case.name), Text(case.message))
+            table.add_row(mark, literal(case.name), literal(case.message))
         console.print(table)
+        failing = next((case for case in grade.cases if not case.passed), None)
+        if failing is not None:
+            # In full on one line: the table wraps long messages.
+            console.print(
+                literal(f"first failure, {failing.name}: {failing.message}"), soft_wrap=True
+            )
     for name in grade.diagnosis:
         # The learner reads the explanation; the mistake's id is for --json and scripts.
         console.print(Text.assemble(("mistake: ", "bold yellow"), EXPLANATIONS.get(name, name)))
     for note in grade.notes:
-        console.print(Text.assemble(("note: ", "bold"), note))
+        console.print(Text.assemble(("note: ", "bold"), literal(note)))
     if grade.output.strip():
         console.print(Text("its output (last lines):", style="dim"))
-        console.print(Text(grade.output.strip()[-600:], style="dim"))
+        console.print(literal(grade.output.strip()[-600:], style="dim"))
     if grade.seed and grade.cases:
         console.print(Text(f"inputs drawn with seed {grade.seed}", style="dim"))
     if grade.timing:
@@ -75,9 +82,9 @@ def show_timing(console: Any, timing: dict[str, Any]) -> None:
         )
     console.print(table)
     if timing.get("stopped"):
-        console.print(Text(f"the ladder stopped: {timing['stopped']}"))
+        console.print(literal(f"the ladder stopped: {timing['stopped']}"))
     for note in timing.get("notes", []):
-        console.print(Text(f"note: {note}"))
+        console.print(literal(f"note: {note}"))
     for key in ("measured", "roofline", "machine"):
         if timing.get(key):
             console.print(Text(str(timing[key]), style="dim" if key != "roofline" else ""))
