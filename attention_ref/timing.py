@@ -75,7 +75,7 @@ def time_submission(
     )
     limits = for_code(plan.found, limits or Limits())
     machine = this_machine()
-    kernel_files = _compiled_kernel(target, say)
+    kernel_files = compiled_kernel(target, say)
     notes: list[str] = []
     reference_name = "attention" if target == "attention" else "stable_softmax"
     sizes: list[dict[str, Any]] = []
@@ -87,10 +87,10 @@ def time_submission(
     with (
         Sandbox(path, function, limits) as mine,
         Sandbox(Path(reference.__file__), reference_name, limits) as ref,
-        _kernel_sandbox(kernel_files, limits, notes) as kernel,
+        kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
-        baseline = len(_processes(mine))
-        pinned = _same_core(mine, ref, *([kernel] if kernel is not None else []))
+        baseline = len(sandbox_processes(mine))
+        pinned = pin_to_one_core(mine, ref, *([kernel] if kernel is not None else []))
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:
@@ -146,7 +146,7 @@ def time_submission(
     }
 
 
-def _processes(box: Sandbox) -> list[int]:
+def sandbox_processes(box: Sandbox) -> list[int]:
     """The sandbox's processes: every one of its private uid (daemons that left its session
     too), or its session's when it has no private uid."""
     if box.uid is not None:
@@ -154,7 +154,7 @@ def _processes(box: Sandbox) -> list[int]:
     return processes_in_session(box.pid) if box.pid else []
 
 
-def _same_core(*boxes: Sandbox) -> bool:
+def pin_to_one_core(*boxes: Sandbox) -> bool:
     """Pin both sandboxes to one core, so neither runs on a core another job keeps busy."""
     import os
 
@@ -214,7 +214,7 @@ def _time_size(
     for _ in range(WARMUP):
         for who in boxes:
             _check(call(who), expected, t, who)
-    if len(_processes(mine)) > baseline:
+    if len(sandbox_processes(mine)) > baseline:
         raise _Stop(
             f"stopped at T = {t}: your code left processes running, which would slow the "
             "reference down and skew the figures"
@@ -275,7 +275,7 @@ _KERNEL_SHIM = (
 )
 
 
-def _compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
+def compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
     """Compile the kernel here (or load it from Numba's cache), and return its cache files as
     the kernel's sandbox will look for them; None when there is no kernel to time."""
     if target != "attention":
@@ -306,7 +306,7 @@ def _compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
 
 
 @contextlib.contextmanager
-def _kernel_sandbox(
+def kernel_sandbox(
     files: dict[str, bytes] | None, limits: Limits, notes: list[str]
 ) -> Iterator[Sandbox | None]:
     """The kernel's sandbox, ready (its first call done); None, with a note, if it is not."""
@@ -355,13 +355,13 @@ def _row(
         # How many times slower than the reference (1.0 = as fast; below 1 = faster): the
         # median over rounds of (your call / the reference's call next to it), which a burst
         # of load on the machine disturbs far less than a ratio of two medians.
-        "vs_numpy": _paired(mine, ref),
-        "vs_kernel": _paired(mine, kernel) if kernel else None,
+        "vs_numpy": paired_ratio(mine, ref),
+        "vs_kernel": paired_ratio(mine, kernel) if kernel else None,
         "share_of_peak": gflops / machine.sgemm_gflops if target == "attention" else None,
     }
 
 
-def _paired(mine: list[float], theirs: list[float]) -> float:
+def paired_ratio(mine: list[float], theirs: list[float]) -> float:
     return statistics.median([a / b for a, b in zip(mine, theirs, strict=False)])
 
 

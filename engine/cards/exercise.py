@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
@@ -87,6 +87,23 @@ class ExerciseItem(Item):
             mistakes=[m.name for m in self.mistakes],
             source=source,
             **options,  # type: ignore[arg-type]
+        )
+
+    def time_source(
+        self, source: str, shown_as: Path, *, function: str | None = None, **options: Any
+    ) -> dict[str, Any] | None:
+        """Time a passing version against this exercise's reference solution (and the fast
+        kernel where it computes the same); None for a battery with no timing inputs."""
+        from attention_ref.exercises.timing import time_exercise
+
+        return time_exercise(
+            source,
+            shown_as,
+            self.battery_name,
+            function or self.function,
+            self.solution,
+            self.function,
+            **options,
         )
 
     def check_bank(self) -> list[str]:

@@ -74,6 +74,7 @@ def run_submit_exercise(
     func: str | None,
     as_json: bool,
     watch: bool,
+    no_time: bool = False,
     memory_mb: int,
     seconds: float,
 ) -> int:
@@ -96,8 +97,28 @@ def run_submit_exercise(
             return Grade(False, "error", item.id, func or item.function, [], [], message=str(error))
         return item.grade_source(source, path, limits=limits, function=func)
 
-    if as_json and not watch:
+    def graded_and_timed() -> Grade:
         grade = grade_once()
+        if grade.passed and not no_time:
+            import sys
+
+            from engine.submission_file import read_submission
+
+            grade.timing = item.time_source(
+                read_submission(path),
+                path,
+                function=func,
+                limits=limits,
+                progress=lambda text: print(text, file=sys.stderr, flush=True),
+            )
+            if grade.timing and grade.timing.get("wrong_output"):
+                # Right on the battery, wrong at the timing sizes: not a pass.
+                grade.passed, grade.verdict = False, "wrong"
+                grade.message = grade.timing["stopped"]
+        return grade
+
+    if as_json and not watch:
+        grade = graded_and_timed()
         print(json.dumps(grade.to_json(), ensure_ascii=False))
         return EXIT_OK if grade.passed else EXIT_NEGATIVE
     from engine.ui.console import make_console
@@ -112,7 +133,7 @@ def run_submit_exercise(
         from engine.commands.watch import grade_until_passed
 
         return grade_until_passed(path, grade_once, show, console)
-    grade = grade_once()
+    grade = graded_and_timed()
     show(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
 
