@@ -46,7 +46,7 @@ TOTAL_BUDGET_S = 30.0
 Progress = Callable[[str], None]
 
 
-class _Stop(Exception):
+class StopLadder(Exception):
     """The ladder stops here, for the reason given; `wrong`: the code gave a wrong output."""
 
     def __init__(self, reason: str, *, wrong: bool = False) -> None:
@@ -111,7 +111,7 @@ def time_submission(
                     min_samples,
                     baseline,
                 )
-            except _Stop as stop:
+            except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
             sizes.append(row)
@@ -205,63 +205,96 @@ def _time_size(
         if target == "attention"
         else reference.stable_softmax(args[0])
     )
-    say(f"timing T = {t}: warming up")
     boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel is not None else {})}
 
     def call(who: str) -> CallResult:
         return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args, **extra)
 
+    def no_processes_left() -> None:
+        if len(sandbox_processes(mine)) > baseline:
+            raise StopLadder(
+                f"stopped at T = {t}: your code left processes running, which would slow the "
+                "reference down and skew the figures"
+            )
+
+    times = sample_interleaved(
+        list(boxes),
+        call,
+        lambda result, who: _check(result, expected, t, who),
+        t,
+        left,
+        say,
+        min_samples=min_samples,
+        after_warmup=no_processes_left,
+    )
+    return _row(target, t, times["mine"], times["ref"], times.get("kernel"), machine)
+
+
+def sample_interleaved(
+    whos: list[str],
+    call: Callable[[str], CallResult],
+    check: Callable[[CallResult, str], None],
+    t: int,
+    left: float,
+    say: Progress,
+    *,
+    min_samples: int = MIN_SAMPLES,
+    max_samples: int = MAX_SAMPLES,
+    size_budget_s: float = SIZE_BUDGET_S,
+    after_warmup: Callable[[], None] | None = None,
+) -> dict[str, list[float]]:
+    """Seconds per call of each of `whos` at one size: warm-up calls first (not counted), then
+    rounds in a fresh order, until `min_samples` are in and the size's budget is spent. Every
+    result goes through `check`, which raises StopLadder to end the ladder."""
+    say(f"timing T = {t}: warming up")
     for _ in range(WARMUP):
-        for who in boxes:
-            _check(call(who), expected, t, who)
-    if len(sandbox_processes(mine)) > baseline:
-        raise _Stop(
-            f"stopped at T = {t}: your code left processes running, which would slow the "
-            "reference down and skew the figures"
-        )
-    times: dict[str, list[float]] = {who: [] for who in boxes}
+        for who in whos:
+            check(call(who), who)
+    if after_warmup is not None:
+        after_warmup()
+    times: dict[str, list[float]] = {who: [] for who in whos}
     shuffle = random.Random(t)
     last = ""
     size_started = time.perf_counter()
-    while len(times["mine"]) < MAX_SAMPLES:
+    while len(times[whos[0]]) < max_samples:
         elapsed = time.perf_counter() - size_started
-        if len(times["mine"]) >= min_samples and (elapsed > min(SIZE_BUDGET_S, left)):
+        if len(times[whos[0]]) >= min_samples and (elapsed > min(size_budget_s, left)):
             break
-        if elapsed > left and times["mine"]:
+        if elapsed > left and times[whos[0]]:
             break
         # A fresh order each round, never the same process twice in a row: on one core, a
         # process that runs right after itself finds its data still in the cache.
-        order = list(boxes)
+        order = list(whos)
         shuffle.shuffle(order)
         if order[0] == last:
             order.append(order.pop(0))
         last = order[-1]
         for who in order:
             result = call(who)
-            _check(result, expected, t, who)
+            check(result, who)
             assert result.seconds is not None
             times[who].append(result.seconds)
-        if len(times["mine"]) % 5 == 0:
-            say(f"timing T = {t}: {len(times['mine'])} samples each")
-    return _row(target, t, times["mine"], times["ref"], times.get("kernel"), machine)
+        if len(times[whos[0]]) % 5 == 0:
+            say(f"timing T = {t}: {len(times[whos[0]])} samples each")
+    return times
 
 
 def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") -> None:
     whose = "your code" if who == "mine" else f"the {who} reference (a bug in attnquiz)"
     if result.status != "ok" or result.seconds is None:
-        raise _Stop(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
+        raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
     value = result.value[0] if isinstance(result.value, tuple) else result.value
     given = np.asarray(value, dtype=np.float64)
     wrong = who == "mine"
     if given.size != expected.size:
-        raise _Stop(
+        raise StopLadder(
             f"stopped at T = {t}: the timed output of {whose} has the wrong shape {given.shape}",
             wrong=wrong,
         )
     with np.errstate(invalid="ignore"):
         ok = np.allclose(given.reshape(expected.shape), expected, rtol=1e-3, atol=1e-4)
     if not ok:
-        raise _Stop(
+        raise StopLadder(
             f"stopped at T = {t}: the timed output of {whose} is wrong (not the reference's "
             "values)",
             wrong=wrong,

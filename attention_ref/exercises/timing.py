@@ -9,7 +9,6 @@ and causal attention) it is timed beside them in a third sandbox.
 
 from __future__ import annotations
 
-import random
 import statistics
 import tempfile
 import time
@@ -23,14 +22,15 @@ from attention_ref.exercises import solutions
 from attention_ref.exercises.grader import ENTRY, wrapped_source
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.timing import (
+    StopLadder,
     compiled_kernel,
     kernel_sandbox,
     paired_ratio,
     pin_to_one_core,
+    sample_interleaved,
 )
 
 LADDER = (128, 256, 512, 1024)
-WARMUP = 2
 MIN_SAMPLES = 9
 SIZE_BUDGET_S = 2.0
 TOTAL_BUDGET_S = 20.0
@@ -90,14 +90,6 @@ KERNEL_CALLS: dict[str, dict[str, bool]] = {
 }
 
 
-class _Stop(Exception):
-    """The ladder stops here, for the reason given; `wrong`: the learner's output was wrong."""
-
-    def __init__(self, reason: str, *, wrong: bool = False) -> None:
-        super().__init__(reason)
-        self.wrong = wrong
-
-
 def time_exercise(
     source: str,
     shown_as: Path,
@@ -151,7 +143,7 @@ def time_exercise(
                 args, expected = inputs(rng, t)
                 try:
                     sizes.append(_time_size(boxes, battery, args, expected, t, left, say))
-                except _Stop as stop:
+                except StopLadder as stop:
                     stopped, wrong = str(stop), stop.wrong
                     break
     return {
@@ -184,31 +176,16 @@ def _time_size(
             return boxes[who].call(*args, **KERNEL_CALLS[battery])
         return boxes[who].call(*args)
 
-    say(f"timing T = {t}: warming up")
-    for _ in range(WARMUP):
-        for who in boxes:
-            _check(call(who), expected, t, who)
-    times: dict[str, list[float]] = {who: [] for who in boxes}
-    order_rng = random.Random(t)
-    last = ""
-    size_started = time.perf_counter()
-    while True:
-        elapsed = time.perf_counter() - size_started
-        if len(times["mine"]) >= MIN_SAMPLES and elapsed > min(SIZE_BUDGET_S, left):
-            break
-        if elapsed > left and times["mine"]:
-            break
-        order = list(boxes)
-        order_rng.shuffle(order)
-        if order[0] == last:  # never one process twice in a row (its data still in cache)
-            order.append(order.pop(0))
-        last = order[-1]
-        for who in order:
-            result = call(who)
-            _check(result, expected, t, who)
-            assert result.seconds is not None
-            times[who].append(result.seconds)
-    say(f"timing T = {t}: {len(times['mine'])} samples each")
+    times = sample_interleaved(
+        list(boxes),
+        call,
+        lambda result, who: _check(result, expected, t, who),
+        t,
+        left,
+        say,
+        min_samples=MIN_SAMPLES,
+        size_budget_s=SIZE_BUDGET_S,
+    )
     mine = times["mine"]
     return {
         "T": t,
@@ -226,19 +203,21 @@ def _time_size(
 def _check(result: CallResult, expected: Any, t: int, who: str) -> None:
     whose = {"mine": "your code", "ref": "the reference solution", "kernel": "the kernel"}[who]
     if result.status != "ok" or result.seconds is None:
-        raise _Stop(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
+        raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
     value = result.value if isinstance(result.value, tuple) else (result.value,)
     outputs = value[1:] if who != "kernel" else value  # the caller puts its peak figure first
     wanted = expected if isinstance(expected, tuple) else (expected,)
     if len(outputs) < len(wanted):
-        raise _Stop(f"stopped at T = {t}: {whose} returned too few arrays", wrong=who == "mine")
+        raise StopLadder(
+            f"stopped at T = {t}: {whose} returned too few arrays", wrong=who == "mine"
+        )
     with np.errstate(invalid="ignore"):
         for given, truth in zip(outputs, wanted, strict=False):
             given = np.asarray(given, dtype=np.float64)
             if given.shape != np.shape(truth) or not np.allclose(
                 given, truth, rtol=1e-3, atol=1e-4
             ):
-                raise _Stop(
+                raise StopLadder(
                     f"stopped at T = {t}: the timed output of {whose} is wrong",
                     wrong=who == "mine",
                 )
