@@ -28,6 +28,7 @@ from attention_ref.timing import (
     paired_ratio,
     pin_to_one_core,
     sample_interleaved,
+    sandbox_processes,
 )
 
 LADDER = (128, 256, 512, 1024)
@@ -135,6 +136,7 @@ def time_exercise(
         ):
             boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel else {})}
             pinned = pin_to_one_core(*boxes.values())
+            baseline = len(sandbox_processes(mine))
             for t in ladder:
                 left = budget_s - (time.perf_counter() - started)
                 if left <= 0:
@@ -142,7 +144,7 @@ def time_exercise(
                     break
                 args, expected = inputs(rng, t)
                 try:
-                    sizes.append(_time_size(boxes, battery, args, expected, t, left, say))
+                    sizes.append(_time_size(boxes, battery, args, expected, t, left, say, baseline))
                 except StopLadder as stop:
                     stopped, wrong = str(stop), stop.wrong
                     break
@@ -170,11 +172,16 @@ def _time_size(
     t: int,
     left: float,
     say: Progress,
+    baseline: int,
 ) -> dict[str, Any]:
     def call(who: str) -> CallResult:
         if who == "kernel":
             return boxes[who].call(*args, **KERNEL_CALLS[battery])
         return boxes[who].call(*args)
+
+    def no_processes_left() -> None:
+        if len(sandbox_processes(boxes["mine"])) > baseline:
+            raise StopLadder(f"stopped at T = {t}: your code left processes running")
 
     times = sample_interleaved(
         list(boxes),
@@ -185,6 +192,7 @@ def _time_size(
         say,
         min_samples=MIN_SAMPLES,
         size_budget_s=SIZE_BUDGET_S,
+        after_warmup=no_processes_left,
     )
     mine = times["mine"]
     return {

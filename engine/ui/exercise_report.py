@@ -11,19 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cards.exercise import ExerciseItem
+from engine.ui.submit_report import VERDICT_WORDS
 
 if TYPE_CHECKING:
     from attention_ref.grading import CaseReport, Grade
 
-VERDICTS = {
-    "pass": "passed every case",
-    "wrong": "runs, but returns wrong values",
-    "error": "raised an error",
-    "crash": "crashed",
-    "timeout": "ran out of time",
-    "memory": "ran out of memory",
-    "not_found": "has no function to check",
-}
 FORM_WORDS = {
     "wrong_shape": "the output has the wrong shape (see the cases above)",
     "holds_full_matrix": "the call holds the whole T_q × T_k matrix at once",
@@ -56,7 +48,7 @@ def show_exercise_grade(
     style = "green" if grade.passed else "red"
     console.print(
         Text.assemble(
-            (f"{item.title} ({item.signature}): ", "bold"), (VERDICTS[grade.verdict], style)
+            (f"{item.title} ({item.signature}): ", "bold"), (VERDICT_WORDS[grade.verdict], style)
         )
     )
     if grade.message:
