@@ -100,127 +100,135 @@ _COLUMNS_32 = _VECTORS * _VECTOR_BYTES // 4  # result columns per block, float32
 _COLUMNS_64 = _VECTORS * _VECTOR_BYTES // 8
 
 
-def _block_product_typing(
-    typingctx: Any,
-    a: Any,
-    a_start: Any,
-    a_row_step: Any,
-    a_depth_step: Any,
-    b: Any,
-    b_start: Any,
-    b_row_step: Any,
-    c: Any,
-    c_start: Any,
-    c_row_step: Any,
-    depth: Any,
-    alpha: Any,
-    accumulate: Any,
-) -> Any:
-    """C[i, j] = (C[i, j] if accumulate else 0) + alpha · Σ_p A[i, p] · B[p, j], for a block of
-    _ROWS rows i and NR columns j, on flat element offsets into three arrays of one dtype:
-    A[i, p] = a[a_start + i·a_row_step + p·a_depth_step], B[p, j] = b[b_start + p·b_row_step + j],
-    C[i, j] = c[c_start + i·c_row_step + j]. The caller keeps every address in bounds."""
-    if not all(isinstance(x, types.Array) for x in (a, b, c)) or not (
-        a.dtype == b.dtype == c.dtype and c.dtype in (types.float32, types.float64)
-    ):
-        return None
-    lanes = _VECTOR_BYTES * 8 // c.dtype.bitwidth
-    signature = types.void(
-        a, a_start, a_row_step, a_depth_step, b, b_start, b_row_step, c, c_start, c_row_step,
-        depth, alpha, accumulate,
-    )  # fmt: skip
+def _block_product(accumulate: bool) -> Any:
+    """The block product as a Numba intrinsic: C = A B, or C += A B when `accumulate`.
 
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        a_arr, a0, a_row, a_step, b_arr, b0, b_row, c_arr, c0, c_row, depth_v, alpha_v, acc_v = [
-            context.cast(builder, value, ty, to)
-            for value, ty, to in zip(args, sig.args, _block_product_casts(sig.args), strict=True)
-        ]
-        i64 = ir.IntType(64)
-        a_ptr, b_ptr, c_ptr = (
-            builder.gep(context.make_array(ty)(context, builder, arr).data, [start])
-            for ty, arr, start in ((sig.args[0], a_arr, a0), (sig.args[4], b_arr, b0),
-                                   (sig.args[7], c_arr, c0))
+    C[i, j] for a block of _ROWS rows i and NR columns j, on flat element offsets into three
+    arrays of one dtype: A[i, p] = a[a_start + i·a_row_step + p·a_depth_step] for p < depth,
+    B[p, j] = b[b_start + p·b_row_step + j], C[i, j] = c[c_start + i·c_row_step + j]. The
+    block stays in registers for the whole sum; the caller keeps every address in bounds.
+    """
+
+    def typing(
+        typingctx: Any,
+        a: Any,
+        a_start: Any,
+        a_row_step: Any,
+        a_depth_step: Any,
+        b: Any,
+        b_start: Any,
+        b_row_step: Any,
+        c: Any,
+        c_start: Any,
+        c_row_step: Any,
+        depth: Any,
+    ) -> Any:
+        if not all(isinstance(x, types.Array) for x in (a, b, c)) or not (
+            a.dtype == b.dtype == c.dtype and c.dtype in (types.float32, types.float64)
+        ):
+            return None
+        signature = types.void(
+            a, a_start, a_row_step, a_depth_step, b, b_start, b_row_step, c, c_start, c_row_step,
+            depth,
         )  # fmt: skip
-        vec = ir.VectorType(a_ptr.type.pointee, lanes)
-        fma = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(vec, [vec, vec, vec]),
-            f"llvm.fmuladd.v{lanes}f{c.dtype.bitwidth}",
+
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            ints = [
+                None if n in (0, 4, 7) else context.cast(builder, v, t, types.int64)
+                for n, (v, t) in enumerate(zip(args, sig.args, strict=True))
+            ]
+            a_ptr, b_ptr, c_ptr = (
+                builder.gep(context.make_array(sig.args[n])(context, builder, args[n]).data,
+                            [ints[n + 1]])
+                for n in (0, 4, 7)
+            )  # fmt: skip
+            _emit_block_product(
+                builder, a_ptr, ints[2], ints[3], b_ptr, ints[6], c_ptr, ints[9], ints[10],
+                c.dtype.bitwidth, accumulate,
+            )  # fmt: skip
+            return context.get_dummy_value()
+
+        return signature, codegen
+
+    return intrinsic(typing)
+
+
+def _emit_block_product(
+    builder: Any,
+    a_ptr: Any,
+    a_row: Any,
+    a_step: Any,
+    b_ptr: Any,
+    b_row: Any,
+    c_ptr: Any,
+    c_row: Any,
+    depth: Any,
+    bits: int,
+    accumulate: bool,
+) -> None:
+    """The LLVM IR of one block product: a loop over p of _ROWS × _VECTORS fused multiply-adds
+    (a broadcast A[i, p] times the vector B[p, j·lanes : (j+1)·lanes]), then one store."""
+    lanes = _VECTOR_BYTES * 8 // bits
+    i64 = ir.IntType(64)
+    vec = ir.VectorType(a_ptr.type.pointee, lanes)
+    fma = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(vec, [vec, vec, vec]), f"llvm.fmuladd.v{lanes}f{bits}"
+    )
+    zero = ir.Constant(vec, None)
+    undef = ir.Constant(vec, ir.Undefined)
+    splat_mask = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
+
+    def vector_at(base: Any, offset: int) -> Any:
+        return builder.bitcast(builder.gep(base, [ir.Constant(i64, offset)]), vec.as_pointer())
+
+    entry = builder.block
+    loop = builder.append_basic_block("block_product.loop")
+    done = builder.append_basic_block("block_product.done")
+    builder.cbranch(builder.icmp_signed(">", depth, ir.Constant(i64, 0)), loop, done)
+
+    builder.position_at_end(loop)
+    p = builder.phi(i64)
+    p.add_incoming(ir.Constant(i64, 0), entry)
+    sums = [[builder.phi(vec) for _ in range(_VECTORS)] for _ in range(_ROWS)]
+    for row in sums:
+        for phi in row:
+            phi.add_incoming(zero, entry)
+    b_line = builder.gep(b_ptr, [builder.mul(p, b_row)])
+    b_vectors = [builder.load(vector_at(b_line, j * lanes), align=1) for j in range(_VECTORS)]
+    a_column = builder.gep(a_ptr, [builder.mul(p, a_step)])
+    updated = []
+    for i in range(_ROWS):
+        a_ip = builder.load(builder.gep(a_column, [builder.mul(ir.Constant(i64, i), a_row)]))
+        one = builder.insert_element(undef, a_ip, ir.Constant(ir.IntType(32), 0))
+        broadcast = builder.shuffle_vector(one, undef, splat_mask)
+        updated.append(
+            [builder.call(fma, [broadcast, b, s]) for b, s in zip(b_vectors, sums[i], strict=True)]
         )
-        zero = ir.Constant(vec, None)
-        undef = ir.Constant(vec, ir.Undefined)
-        splat_mask = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
+    p_next = builder.add(p, ir.Constant(i64, 1))
+    p.add_incoming(p_next, loop)
+    for i in range(_ROWS):
+        for j in range(_VECTORS):
+            sums[i][j].add_incoming(updated[i][j], loop)
+    builder.cbranch(builder.icmp_signed("<", p_next, depth), loop, done)
 
-        def splat(scalar: Any) -> Any:
-            one = builder.insert_element(undef, scalar, ir.Constant(ir.IntType(32), 0))
-            return builder.shuffle_vector(one, undef, splat_mask)
-
-        def vector_at(base: Any, offset: Any) -> Any:
-            return builder.bitcast(builder.gep(base, [offset]), vec.as_pointer())
-
-        entry = builder.block
-        loop = builder.append_basic_block("block_product.loop")
-        done = builder.append_basic_block("block_product.done")
-        builder.cbranch(builder.icmp_signed(">", depth_v, ir.Constant(i64, 0)), loop, done)
-
-        builder.position_at_end(loop)
-        p = builder.phi(i64)
-        p.add_incoming(ir.Constant(i64, 0), entry)
-        sums = [[builder.phi(vec) for _ in range(_VECTORS)] for _ in range(_ROWS)]
-        for row in sums:
-            for phi in row:
-                phi.add_incoming(zero, entry)
-        b_line = builder.gep(b_ptr, [builder.mul(p, b_row)])
-        b_vectors = [
-            builder.load(vector_at(b_line, ir.Constant(i64, j * lanes)), align=1)
-            for j in range(_VECTORS)
-        ]
-        a_column = builder.gep(a_ptr, [builder.mul(p, a_step)])
-        updated = []
-        for i in range(_ROWS):
-            a_ip = splat(
-                builder.load(builder.gep(a_column, [builder.mul(ir.Constant(i64, i), a_row)]))
-            )
-            updated.append(
-                [builder.call(fma, [a_ip, b_vectors[j], sums[i][j]]) for j in range(_VECTORS)]
-            )
-        p_next = builder.add(p, ir.Constant(i64, 1))
-        p.add_incoming(p_next, loop)
-        for i in range(_ROWS):
-            for j in range(_VECTORS):
-                sums[i][j].add_incoming(updated[i][j], loop)
-        builder.cbranch(builder.icmp_signed("<", p_next, depth_v), loop, done)
-
-        builder.position_at_end(done)
-        totals = [[builder.phi(vec) for _ in range(_VECTORS)] for _ in range(_ROWS)]
-        for i in range(_ROWS):
-            for j in range(_VECTORS):
-                totals[i][j].add_incoming(zero, entry)
-                totals[i][j].add_incoming(updated[i][j], loop)
-        alpha_vector = splat(alpha_v)
-        for i in range(_ROWS):
-            c_line = builder.gep(c_ptr, [builder.mul(ir.Constant(i64, i), c_row)])
-            for j in range(_VECTORS):
-                total = totals[i][j]
-                target = vector_at(c_line, ir.Constant(i64, j * lanes))
-                base = builder.select(acc_v, builder.load(target, align=1), zero)
-                builder.store(builder.call(fma, [total, alpha_vector, base]), target, align=1)
-        return context.get_dummy_value()
-
-    return signature, codegen
+    builder.position_at_end(done)
+    totals = [[builder.phi(vec) for _ in range(_VECTORS)] for _ in range(_ROWS)]
+    for i in range(_ROWS):
+        for j in range(_VECTORS):
+            totals[i][j].add_incoming(zero, entry)
+            totals[i][j].add_incoming(updated[i][j], loop)
+    for i in range(_ROWS):
+        c_line = builder.gep(c_ptr, [builder.mul(ir.Constant(i64, i), c_row)])
+        for j in range(_VECTORS):
+            target = vector_at(c_line, j * lanes)
+            total = totals[i][j]
+            if accumulate:
+                total = builder.fadd(builder.load(target, align=1), total)
+            builder.store(total, target, align=1)
 
 
-def _block_product_casts(arg_types: Any) -> list[Any]:
-    """The types `_block_product`'s code works in: offsets int64, alpha the arrays' dtype."""
-    a, *_ = arg_types
-    ints = types.int64
-    return [
-        arg_types[0], ints, ints, ints, arg_types[4], ints, ints, arg_types[7], ints, ints, ints,
-        a.dtype, types.boolean,
-    ]  # fmt: skip
-
-
-_block_product: Any = intrinsic(_block_product_typing)
+_product_set: Any = _block_product(accumulate=False)
+_product_add: Any = _block_product(accumulate=True)
 
 
 def _same_bits_typing(typingctx: Any, value: Any) -> Any:
@@ -245,10 +253,13 @@ _same_bits: Any = intrinsic(_same_bits_typing)
 
 # 2^x = 2^k · 2^f with k = round(x), f = x - k in [-1/2, 1/2]. Adding 1.5·2^23 (2^52) rounds x to
 # an integer and leaves k in the low mantissa bits, from where a shift moves it to the exponent.
-# Below the cut-off 2^x is returned as 0 (as exp underflows; -inf, a masked score, lands there).
+# x is first raised to the floor -127 (-1023): there k's exponent cancels 2^0's to give exactly
+# +0, so -inf (a masked score) and anything below the floor give 0 without a compare and select.
+# Just above the floor the sum dips below the normal range and gives a value under 2^-125 (2^-1021)
+# instead of 2^x: a weight that small against the row's largest, 1, is lost in rounding anyway.
 _F32 = np.float32
 _ROUND_F32 = _F32(1.5 * 2.0**23)
-_CUTOFF_F32 = _F32(-125.0)  # k >= -125 keeps 2^f · 2^k a normal float32
+_FLOOR_F32 = _F32(-127.0)
 # Least squares at 2000 Chebyshev nodes of [-1/2, 1/2], relative error 1.9e-9 (then rounded).
 _POLY_F32 = tuple(
     _F32(c)
@@ -258,7 +269,7 @@ _POLY_F32 = tuple(
     )
 )  # fmt: skip
 _ROUND_F64 = 1.5 * 2.0**52
-_CUTOFF_F64 = -1021.0
+_FLOOR_F64 = -1023.0
 _POLY_F64 = tuple(math.log(2.0) ** n / math.factorial(n) for n in range(14))  # Taylor, 2e-16
 
 
@@ -267,9 +278,7 @@ def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for c < width, in float32 SIMD lanes."""
     c0, c1, c2, c3, c4, c5, c6 = _POLY_F32
     for c in range(width):
-        y = _F32(x[j, c] - shift[c])
-        kept = y >= _CUTOFF_F32
-        y = max(y, _CUTOFF_F32)
+        y = max(_F32(x[j, c] - shift[c]), _FLOOR_F32)
         rounded = _F32(y + _ROUND_F32)
         f = y - _F32(rounded - _ROUND_F32)
         p = c6 * f + c5
@@ -279,7 +288,6 @@ def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
         p = p * f + c1
         p = p * f + c0
         value = _same_bits(np.int32(_same_bits(p) + (_same_bits(rounded) << 23)))
-        value = value if kept else _F32(0.0)
         x[j, c] = value
         sums[c] += value
 
@@ -289,9 +297,7 @@ def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
     """x[j, c] = 2^(x[j, c] - shift[c]) to ~2e-16 and sums[c] += it, in float64 SIMD lanes."""
     c = _POLY_F64
     for col in range(width):
-        y: Any = np.float64(x[j, col] - shift[col])
-        kept = y >= _CUTOFF_F64
-        y = max(y, _CUTOFF_F64)
+        y: Any = max(np.float64(x[j, col] - shift[col]), _FLOOR_F64)
         rounded = y + _ROUND_F64
         f = y - (rounded - _ROUND_F64)
         p = c[13] * f + c[12]
@@ -308,7 +314,6 @@ def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
         p = p * f + c[1]
         p = p * f + c[0]
         value = _same_bits(_same_bits(p) + (_same_bits(rounded) << 52))
-        value = value if kept else 0.0
         x[j, col] = value
         sums[col] += value
 
@@ -391,7 +396,7 @@ def _attend_query_tile(
 
     for c in range(d_k):
         for r in range(rows):
-            q_t[c, r] = q[q0 + r, c]
+            q_t[c, r] = q[q0 + r, c] * scale
         for r in range(rows, q_t.shape[1]):
             q_t[c, r] = 0.0
     col_max[:] = -np.inf
@@ -412,21 +417,21 @@ def _attend_query_tile(
         if seen <= 0:
             continue
 
-        # S^T = scale · K_tile Q_tile^T, panel by panel of nr queries.
+        # S^T = K_tile (scale · Q_tile)^T, panel by panel of nr queries.
         for qp in range(0, columns, nr):
             reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
             for kb in range(0, reach, _ROWS):
                 if k0 + kb + _ROWS <= t_k:
-                    _block_product(
+                    _product_set(
                         k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1],
-                        scores, kb * width_s + qp, width_s, d_k, scale, False,
+                        scores, kb * width_s + qp, width_s, d_k,
                     )  # fmt: skip
                 else:
                     spare_k[:, :] = 0.0
                     spare_k[: t_k - k0 - kb] = k[k0 + kb : t_k]
-                    _block_product(
+                    _product_set(
                         spare_k, 0, d_k, 1, q_t, qp, q_t.shape[1],
-                        scores, kb * width_s + qp, width_s, d_k, scale, False,
+                        scores, kb * width_s + qp, width_s, d_k,
                     )  # fmt: skip
 
         # Online softmax, one key row of S^T at a time, in vectors across the queries.
@@ -468,9 +473,9 @@ def _attend_query_tile(
             if depth <= 0:
                 continue
             for cb in range(0, width_acc, nr):
-                _block_product(
+                _product_add(
                     scores, qb, 1, width_s, values, v_start + cb, v_step,
-                    acc, qb * width_acc + cb, width_acc, depth, 1.0, True,
+                    acc, qb * width_acc + cb, width_acc, depth,
                 )  # fmt: skip
 
     for r in range(rows):

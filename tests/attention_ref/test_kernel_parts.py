@@ -17,8 +17,9 @@ from attention_ref.kernel import (
     _COLUMNS_64,
     _ROWS,
     _balanced_tile,
-    _block_product,
     _exp2_row,
+    _product_add,
+    _product_set,
     flash_attention,
 )
 from attention_ref.reference import attention
@@ -58,18 +59,23 @@ def test_the_exp2_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> 
 
 
 @numba.njit
-def block_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, alpha, accumulate):  # type: ignore[no-untyped-def]
-    _block_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, alpha, accumulate)
+def set_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
+    _product_set(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth)
+
+
+@numba.njit
+def add_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
+    _product_add(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("accumulate", [False, True])
 @pytest.mark.parametrize("depth", [0, 1, 7, 64])
 @pytest.mark.parametrize("a_transposed", [False, True], ids=["A by rows", "A by columns"])
-def test_the_block_product_is_a_scaled_matrix_product_inside_bigger_arrays(
+def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
     dtype: Any, accumulate: bool, depth: int, a_transposed: bool
 ) -> None:
-    """C = (C if accumulate else 0) + alpha A B on one block: A read along its rows (as K is)
+    """C = A B (or C += A B) on one block: A read along its rows (as K is)
     or down its columns (as S^T is), B and C rows with a stride, nothing else written."""
     rng = np.random.default_rng(depth)
     nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
@@ -85,13 +91,13 @@ def test_the_block_product_is_a_scaled_matrix_product_inside_bigger_arrays(
         a = a_store[2 : 2 + _ROWS, 1 : 1 + depth]
         a0, a_row, a_step = 2 * side + 1, side, 1
     b_width, c_width = b_store.shape[1], c_store.shape[1]
-    block_product(
+    (add_product if accumulate else set_product)(
         a_store, a0, a_row, a_step, b_store, 2 * b_width + 5, b_width,
-        c_store, 1 * c_width + 3, c_width, depth, dtype(0.5), accumulate,
+        c_store, 1 * c_width + 3, c_width, depth,
     )  # fmt: skip
     b = b_store[2 : 2 + depth, 5 : 5 + nr]
     block = (slice(1, 1 + _ROWS), slice(3, 3 + nr))
-    expected = 0.5 * (a @ b) + (before[block] if accumulate else 0.0)
+    expected = a @ b + (before[block] if accumulate else 0.0)
     rtol = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(c_store[block], expected, rtol=rtol, atol=rtol * (depth + 1))
     untouched = np.ones(c_store.shape, dtype=bool)
