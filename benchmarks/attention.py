@@ -116,7 +116,7 @@ def _runner(variant: str, causal: bool) -> Any:
     import torch
     import torch.nn.functional as F
 
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(_thread_count())
 
     def run(q: Any, k: Any, v: Any) -> Any:
         with torch.inference_mode():
@@ -124,6 +124,11 @@ def _runner(variant: str, causal: bool) -> Any:
             return F.scaled_dot_product_attention(tq, tk, tv, is_causal=causal).numpy()
 
     return run
+
+
+def _thread_count() -> int:
+    """Threads per variant: --threads (passed down as NUMBA_NUM_THREADS), or every core."""
+    return int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1)
 
 
 def worker(spec: dict[str, Any]) -> dict[str, Any]:
@@ -137,14 +142,17 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
     run(*small)  # compile or load, start thread pools, before the memory is measured
     out, growth = _peak_growth_bytes(lambda: run(q, k, v))
     extra = growth - out.nbytes if growth >= 0 else None
-    times = []
+    times: list[float] = []
+    cpu_times: list[float] = []
     deadline = time.perf_counter() + spec["seconds"]
     while len(times) < spec["min_runs"] or (time.perf_counter() < deadline and len(times) < 50):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         run(q, k, v)
         times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
     return {
         "median_s": statistics.median(times),
+        "cpu_median_s": statistics.median(cpu_times),
         "min_s": min(times),
         "runs": len(times),
         "extra_bytes": extra,
@@ -273,6 +281,7 @@ def _combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
     combined["median_s"] = statistics.median(r["median_s"] for r in good)
     combined["min_s"] = min(r["min_s"] for r in good)
     combined["round_medians_s"] = [r["median_s"] for r in good]
+    combined["cpu_median_s"] = statistics.median(r["cpu_median_s"] for r in good)
     combined["extra_bytes"] = max((r["extra_bytes"] or 0) for r in good)
     return combined
 
@@ -334,10 +343,11 @@ def _measure_cases(
 def _print_table(rows: list[dict[str, Any]], sgemm: float, dgemm: float) -> None:
     header = (
         f"{'case':26} {'variant':9} {'median':>10} {'best':>10} {'GFLOP/s':>8} {'of peak':>8} "
-        f"{'extra memory':>13} {'vs torch':>9} {'rounds':>11}"
+        f"{'extra memory':>13} {'vs torch':>9} {'rounds':>11} {'cpu time':>9}"
     )
     print("\n" + header + "\n" + "-" * len(header))
     torch_time = {row["case"]: row.get("median_s") for row in rows if row["variant"] == "torch"}
+    torch_cpu = {row["case"]: row.get("cpu_median_s") for row in rows if row["variant"] == "torch"}
     torch_rounds = {
         row["case"]: row.get("round_medians_s", []) for row in rows if row["variant"] == "torch"
     }
@@ -361,10 +371,13 @@ def _print_table(rows: list[dict[str, Any]], sgemm: float, dgemm: float) -> None
             if pairs and variant != "torch"
             else ""
         )
+        cpu_reference = torch_cpu.get(label)
+        row["cpu_speedup_vs_torch"] = cpu_reference / row["cpu_median_s"] if cpu_reference else None
+        cpu_ratio = f"{row['cpu_speedup_vs_torch']:8.2f}x" if cpu_reference else ""
         print(
             f"{label:26} {variant:9} {row['median_s'] * 1e3:8.2f}ms {row['min_s'] * 1e3:8.2f}ms "
             f"{gflops:8.1f} {gflops / peak:7.1%} {_fmt_bytes(row['extra_bytes']):>13} {ratio} "
-            f"{spread:>11}"
+            f"{spread:>11} {cpu_ratio:>9}"
         )
 
 
@@ -399,6 +412,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=1.5, help="timing budget per process")
     parser.add_argument("--rounds", type=int, default=3, help="processes per case and variant")
     parser.add_argument("--keep-openblas-env", action="store_true", help="keep OPENBLAS_* set")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="threads for every variant and the peaks (default: all cores); 1 gives per-core "
+        "figures that the other jobs on a shared machine disturb least",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS / "attention.json")
     args = parser.parse_args()
 
@@ -412,6 +431,11 @@ def main() -> int:
         return 0
 
     env = dict(os.environ)
+    if args.threads:
+        # Every pool the variants use: Numba's (the kernel), torch's (through _thread_count),
+        # OpenBLAS's (NumPy variants and the gemm peaks, which then are peaks on that many cores).
+        for name in ("NUMBA_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+            env[name] = str(args.threads)
     if not args.keep_openblas_env:
         for name in OPENBLAS_VARIABLES:
             env.pop(name, None)
@@ -445,7 +469,7 @@ def main() -> int:
     )
     for name, peak in (("float32", sgemm), ("float64", dgemm)):
         exp_rate = machine[f"polynomial_{name}_per_s"]
-        peak_core = peak * 1e9 / (machine["cores"] or 1)
+        peak_core = peak * 1e9 / (args.threads or machine["cores"] or 1)
         # Per score: 4d FLOPs of products at the gemm peak, then one exponential.
         ceiling = (4 * D / (4 * D / peak_core + 1 / exp_rate)) / peak_core
         print(
@@ -462,7 +486,9 @@ def main() -> int:
     print("peak beyond inputs and output; 'of peak' is against the sgemm or dgemm peak above.")
     print("vs torch = torch's median / this median; rounds = the lowest and highest of the")
     print("same ratio taken round by round (in a round, the kernel's process and torch's run")
-    print("back to back, then the other variants).")
+    print("back to back, then the other variants). cpu time = the same ratio of the CPU time")
+    print("each call used (all its threads, waiting ones included): the other jobs on a shared")
+    print("machine stretch wall time far more than CPU time.")
     _print_targets(rows)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     report = {"machine": machine, "openblas_env": openblas_env, "d": D, "rows": rows}
