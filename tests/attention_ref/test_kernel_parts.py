@@ -20,6 +20,7 @@ from attention_ref.kernel import (
     _exp2_row,
     _product_add,
     _product_set,
+    _vector_bytes,
     flash_attention,
 )
 from attention_ref.reference import attention
@@ -132,3 +133,31 @@ def test_default_tiles_over_several_partial_tiles_with_a_mask_agree_with_the_ref
     assert isinstance(expected, np.ndarray)
     rtol = 1e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(out, expected, rtol=rtol, atol=rtol * np.abs(v).max())
+
+
+@pytest.mark.parametrize(
+    ("cpu_name", "features", "expected"),
+    [
+        ("skylake-avx512", "+avx,+avx2,+fma,+avx512f,+avx512vl", 64),
+        ("haswell", "+avx,+avx2,+fma,-avx512f", 32),
+        ("generic", None, 16),  # a named CPU without its features: nothing beyond SSE2 assumed
+    ],
+)
+def test_the_block_shape_follows_the_vector_width_numba_compiles_for(
+    monkeypatch: pytest.MonkeyPatch, cpu_name: str, features: str | None, expected: int
+) -> None:
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CPU_NAME", cpu_name, raising=False)
+    monkeypatch.setattr(config, "CPU_FEATURES", features, raising=False)
+    assert _vector_bytes() == expected
+
+
+def test_without_a_named_cpu_the_vector_width_is_the_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from llvmlite import binding as llvm
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CPU_NAME", None, raising=False)
+    monkeypatch.setattr(config, "CPU_FEATURES", None, raising=False)
+    host = llvm.get_host_cpu_features()
+    assert _vector_bytes() == (64 if host.get("avx512f") else 32 if host.get("avx2") else 16)
