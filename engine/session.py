@@ -11,11 +11,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from engine.bank.model import QuestionSet
+from engine.bank.siblings import bury_siblings
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
+from engine.cards.exercise import ExerciseItem
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
+from engine.store.retired import carry_over_retired
 from engine.store.reviews import Recorded
 from engine.verdict import Verdict
 
@@ -74,6 +77,10 @@ def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
         return grade, None
     if isinstance(item, ChoiceItem):
         verdict = item.grade_choice(text, question.seed)
+    elif isinstance(item, ExerciseItem):
+        from engine.exercise_attempts import grade_attempt
+
+        verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
         try:
             verdict = item.grade(text)
@@ -105,6 +112,7 @@ class ReviewSession:
         self._learning: list[tuple[datetime, str]] = []
         self._asked = 0
         now = clock()
+        carry_over_retired(store, qset.name, qset.successors)
         self.session_id = store.start_session(qset.name, "cram" if cram else "review", now)
         self._queue: deque[str] = deque(self._initial_queue(now, new_per_day))
 
@@ -123,8 +131,10 @@ class ReviewSession:
         due = sorted((c.due, i) for i, c in cards.items() if is_due(c))  # type: ignore[misc]
         introduced = self.store.introduced_since(self.qset.name, local_day_start(now), ids)
         room = max(0, new_per_day - introduced)
-        new = [i for i in ids if i not in cards][:room]
-        return [i for _, i in due] + new
+        due_ids, new_ids = bury_siblings(
+            [i for _, i in due], [i for i in ids if i not in cards], self.qset.siblings
+        )
+        return due_ids + new_ids[:room]
 
     # -- what comes next ---------------------------------------------------------------------
     def remaining(self) -> tuple[int, int]:

@@ -52,6 +52,11 @@ def normalise_code(text: str) -> str:
     return re.sub(r"\s+", "", text).rstrip(";")
 
 
+def _filled(part: str) -> str:
+    """A stretch of cloze text with every blank filled in, normalised."""
+    return normalise_code(_CLOZE.sub(lambda m: m.group(2), part))
+
+
 @register_kind
 class ClozeItem(TypedItem):
     kind_name: ClassVar[str] = "cloze"
@@ -123,7 +128,7 @@ class ClozeItem(TypedItem):
     def grade_in_process(self, answer: str) -> Verdict:
         if self.check == "expression":
             return self._grade_expression(answer)
-        given = normalise_code(answer)
+        given = self._piece_of(normalise_code(answer))
         if not given:
             return Verdict(correct=False, valid=False, feedback="type the missing piece")
         right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
@@ -139,6 +144,19 @@ class ClozeItem(TypedItem):
             interpreted_as=answer.strip(),
             feedback=f"the missing piece is {self.asked().answer}",
         )
+
+    def _piece_of(self, given: str) -> str:
+        """The piece a normalised answer gives: a learner who types the whole filled line
+        (`return A @ V` for the blank of `return [ ___ ]`) gives the piece with its context."""
+        blank = self.asked()
+        start = self.text.rfind("\n", 0, blank.start) + 1
+        end = self.text.find("\n", blank.end)
+        before = _filled(self.text[start : blank.start])
+        after = _filled(self.text[blank.end : end if end >= 0 else None])
+        context = (before or after) and len(given) > len(before) + len(after)
+        if context and given.startswith(before) and given.endswith(after):
+            return given[len(before) : len(given) - len(after)]
+        return given
 
     def _grade_expression(self, answer: str) -> Verdict:
         from engine.checking import check_expression

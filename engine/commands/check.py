@@ -12,14 +12,26 @@ from engine.verdict import Verdict
 
 
 def run_check(
-    set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None
+    set_name: str,
+    item_id: str,
+    answer: str,
+    as_json: bool,
+    data_dir: Path | None,
+    step: int | None = None,
 ) -> int:
     from engine.checking.bounded import start_checker
 
     # The checker imports SymPy in its own process while this one loads the bank.
     start_checker()
+    if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
+        from engine.commands.check_step import run_check_step
+
+        return run_check_step(set_name, item_id, step, answer, as_json, data_dir)
     _, qset = load(set_name, data_dir)
     item = qset.item(item_id)
+    if item is None and item_id in qset.successors:
+        now = ", ".join(qset.successors[item_id])
+        raise UsageError(f"item {item_id!r} of set {set_name} was retired; it is now: {now}")
     if item is None:
         raise UsageError(f"set {set_name} has no item {item_id!r} (see: attnquiz list {set_name})")
     if item.self_rated:
@@ -32,8 +44,9 @@ def run_check(
         print(json.dumps(verdict.to_json(item_id), ensure_ascii=False))
     else:
         from engine.ui.describe import shown_answer, verdict_line
+        from engine.ui.literal import plain
 
-        print(verdict_line(verdict))
+        print(plain(verdict_line(verdict)))
         if not verdict.correct:
-            print(f"expected: {shown_answer(item)}")
+            print(f"expected: {plain(shown_answer(item))}")
     return EXIT_OK if verdict.correct else EXIT_NEGATIVE

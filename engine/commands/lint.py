@@ -10,6 +10,7 @@ from engine.bank.catalog import SUFFIXES
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
 from engine.commands.errors import EXIT_OK, EXIT_USAGE
+from engine.ui.literal import plain
 
 
 def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
@@ -109,6 +110,7 @@ def lint_drills(path: Path, set_name: str | None, seen: dict[str, str]) -> tuple
 
 def run_lint(paths: list[Path]) -> int:
     files, problems = bank_files(paths)
+    warnings: list[str] = []
     ids_by_set: dict[str, dict[str, str]] = {}
     drill_ids: dict[str | None, dict[str, str]] = {}
     total_items = 0
@@ -127,6 +129,7 @@ def run_lint(paths: list[Path]) -> int:
         name = set_name_of(path)
         loaded = load_bank_file(path, str(path), deep=True, set_name=name)
         problems.extend(loaded.problems)
+        warnings.extend(loaded.warnings)
         total_items += len(loaded.items)
         if name is None:
             continue
@@ -137,10 +140,11 @@ def run_lint(paths: list[Path]) -> int:
                     f"{path}:{item.line}: duplicate id {item.id!r} (also in {seen[item.id]})"
                 )
             seen.setdefault(item.id, f"{path}:{item.line}")
-    for problem in problems:
-        print(problem, file=sys.stderr)
+    for line in (*problems, *warnings):
+        print(plain(line), file=sys.stderr)
     if problems:
         print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
         return EXIT_USAGE
-    print(f"{len(files)} file(s), {total_items} items: no problems")
+    advice = f" ({len(warnings)} warning(s))" if warnings else ""
+    print(f"{len(files)} file(s), {total_items} items: no problems{advice}")
     return EXIT_OK

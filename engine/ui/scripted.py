@@ -1,6 +1,6 @@
 """The scripted front end: one line per question from standard input, plain text out.
 
-Used when standard input is not a terminal (SPEC.md, "Scripted use"): no pauses, an empty line
+Used when standard input is not a terminal (docs/spec.md, "Scripted use"): no pauses, an empty line
 or end of input ends the session, and a line that is no valid rating or choice counts as Again.
 """
 
@@ -16,6 +16,7 @@ from engine.session import Outcome, Question, ReviewSession, grade_answer
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
 from engine.ui.prompt_text import plain_text
+from engine.ui.script_line import read_script_line
 
 
 class ScriptedFrontend:
@@ -39,7 +40,7 @@ class ScriptedFrontend:
             self._print("rate your recall: 1 again, 2 hard, 3 good, 4 easy")
         started = time.monotonic()
         while True:
-            line = self.stdin.readline()
+            line = read_script_line(self.stdin, self.err)
             text = line.strip()
             if not text:
                 return End()

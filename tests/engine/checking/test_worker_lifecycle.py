@@ -23,6 +23,9 @@ from engine.checking import bounded
 from engine.checking.bounded import checker_pid, close_checker, stall_for_tests, start_checker
 from engine.checking.worker import TEST_OPS_ENV
 
+# Real worker processes, killed and waited for: slow by nature.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[3]
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="uses Linux process tools")
 

@@ -15,14 +15,17 @@ import pytest
 
 from engine.checking import bounded, worker_process
 from engine.checking.bounded import checker_pid, close_checker
-from engine.checking.bounded_derivation import check_step
 from engine.checking.derivation import Assumptions
+from engine.checking.derivation.bounded import check_step
 from engine.drills.loader import load_drill_file
 from engine.drills.model import Drill
 from engine.drills.runner import DrillRun
 from engine.schedule import Grade
 from tests.engine.checking.stalling_worker import CRASHING_LINE, STALLING_LINE
 from tests.engine.cli.conftest import run  # noqa: F401  (the fixture)
+
+# Each test waits for a check to time out.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORES = Assumptions(normal_vectors=("q", "k"), aliases={"d_k": ("d", "dk")})
