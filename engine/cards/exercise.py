@@ -105,15 +105,20 @@ class ExerciseItem(Item):
         ]
         if problems:
             return problems
+        from attention_ref.sandbox import Limits
+
+        # Lint judges correctness, not speed: a busy machine must not turn a slow call into a
+        # finding, so each call gets a minute.
+        patient = Limits(seconds_per_call=60.0)
         with tempfile.TemporaryDirectory(prefix="attnquiz-lint-") as folder:
             shown = Path(folder) / f"{self.function}.py"
-            grade = self.grade_source(self.solution, shown)
+            grade = self.grade_source(self.solution, shown, limits=patient)
             if not grade.passed:
                 failed = next((c for c in grade.cases if not c.passed), None)
                 detail = f"{failed.name}: {failed.message}" if failed else grade.message
                 problems.append(f"the reference solution does not pass ({detail})")
             for mistake in self.mistakes:
-                grade = self.grade_source(mistake.variant, shown)
+                grade = self.grade_source(mistake.variant, shown, limits=patient)
                 if grade.passed:
                     problems.append(f"the variant of mistake {mistake.name!r} passes")
                 elif mistake.name not in grade.diagnosis:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,22 @@ def run_submit(
     if grade.passed and not no_time:
         from attention_ref.timing import time_submission
 
-        grade.timing = time_submission(path, grade.function, grade.target, limits=limits)
+        def progress(text: str) -> None:
+            print(text, file=sys.stderr, flush=True)
+
+        grade.timing = time_submission(
+            path,
+            grade.function,
+            grade.target,
+            plan=grade.plan,
+            limits=limits,
+            progress=progress,
+            seed=grade.seed or 0,
+        )
+        if grade.timing.get("wrong_output"):
+            # Right on the battery, wrong at the timing sizes: not a pass.
+            grade.passed, grade.verdict = False, "wrong"
+            grade.message = grade.timing["stopped"]
     if as_json:
         print(json.dumps(grade.to_json(), ensure_ascii=False))
     else:
