@@ -1,24 +1,30 @@
 """Flash-style attention in Numba: the same numbers as `reference.attention`, in O(T·d) memory.
 
 The reference builds the whole T_q×T_k score matrix. This kernel never does: it walks tiles of
-`block_q` queries against tiles of `block_k` keys and keeps, for every query row, only a running
+`block_q` queries against tiles of `block_k` keys and keeps, for every query, only a running
 maximum, a running sum of exponentials and a running weighted sum of value rows (the "online
-softmax"). When a later key tile raises a row's maximum from m to m', everything accumulated so far
-is rescaled by exp(m - m'), so the result is exactly softmax(Q K^T / sqrt(d_k) + mask) V.
+softmax"). When a later key tile raises a query's maximum from m to m', everything accumulated so
+far is rescaled by exp(m - m'), so the result is exactly softmax(Q K^T / sqrt(d_k) + mask) V.
 
-Speed: per tile the work is two small matrix products and block_q×block_k exponentials.
-- The products go to NumPy's own OpenBLAS (sgemm/dgemm), called from inside the jitted code
-  through names that `kernel_blas.link` binds at the first call. BLAS runs on one thread during
-  the call (`kernel_blas.single_threaded_blas`): the parallelism is the kernel's.
-- exp is a polynomial written here (`_exp_shifted_row_f32` and `_f64`): Numba's `math.exp`
-  stays a scalar libm call (no SVML in this llvmlite), which cost as much as both products
-  together. The polynomial is range-reduced (x = k ln2 + r, |r| <= ln2/2), evaluated by Horner's
-  rule and scaled by 2^k built from its bits, so LLVM turns the loop into SIMD code (AVX2,
-  AVX-512). Degree 7 is within float32 rounding, degree 12 within 2e-16 for float64.
-- The per-row max is an integer max over the scores' bits (`_row_max`): LLVM leaves a float
-  max loop scalar, and at ~2.5 G/s it cost a third as much as the products.
-- Tiles default to 256×256: large enough for BLAS to run near its peak, small enough that a
-  thread's score tile (256 KiB in float32) and the key and value tiles stay in its L2.
+Speed: per tile the work is two matrix products and block_q×block_k exponentials.
+- The products are done here, by one register-blocked "micro-kernel" written in LLVM vector IR
+  (`_block_product`, used as `_product_set` and `_product_add`): it keeps a 6-row × NR-column
+  block of the result in vector registers (NR = 4 vectors of 16 float32 = 64 with AVX-512,
+  2 vectors of 8 = 16 with AVX2; half as many float64) and adds one rank-1 update per step of
+  the inner dimension, each a broadcast times a row of vectors. The vector width is the one of
+  the CPU Numba compiles for (`_vector_bytes`). No BLAS call, so nothing is repacked per tile
+  and nothing depends on which core type OpenBLAS picks: the operands are already laid out for
+  the micro-kernel. The score tile is computed transposed, S^T = K_tile · Q_tile^T, from
+  a transposed copy of the query tile made once per query tile; then each key row of S^T is a
+  row of vectors across queries, so the softmax's per-query max, sum and rescale are plain
+  element-wise vector loops. P·V reads its left operand straight out of S^T (a stride-1 run of
+  6 queries per key) and V's rows as they are.
+- Scores are kept in base 2: the scale is log2(e)/sqrt(d_k) (and masks are multiplied by
+  log2(e)), so exp becomes 2^x: round x to k, a polynomial for 2^(x-k) (Chebyshev-fitted degree
+  6 for float32, degree 13 for float64) and k added to its exponent bits. No Cody-Waite split,
+  no scalar libm call; LLVM turns the loop into SIMD code.
+- Tiles default to 256 queries × 256 keys: the score tile (256 KiB in float32), the query tile
+  and the key and value tiles stay in a core's L2.
 
 Parallelism: the leading dims are flattened to one batch axis B, and the B × ceil(T_q / block_q)
 query tiles are independent; `numba.prange` hands them to Numba's thread pool, whose size is
@@ -26,23 +32,27 @@ query tiles are independent; `numba.prange` hands them to Numba's thread pool, w
 `numba.set_num_threads`). Tiles are visited in the order first, last, second, second last, ...,
 so the equal contiguous shares the pool gives each thread carry equal work under a causal mask.
 No tile reads another tile's output, so the result does not depend on the thread count.
+Under a causal mask, work above the diagonal is skipped block by block: a 6-query block of P·V
+only reads the keys its last query sees, and an NR-query panel of S^T only computes the keys its
+last query sees.
 
-Memory: the only allocations are the output (B·T_q·d_v), which also serves as the accumulator,
-and, per query tile in flight, a block_q×block_k score tile and two block_q vectors. Inputs are
-only cast to the common dtype and made contiguous, never broadcast: each output batch entry finds
-its Q, K, V and mask through an index array of length B. A mask keeps its own shape (a
-key-padding mask stays 1×T_k); a boolean one becomes an additive copy of that shape.
+Memory: the only allocations are the output (B·T_q·d_v) and, per query tile in flight, the
+transposed query tile, a block_k×block_q score tile, a block_q×d_v accumulator and a few block_q
+vectors. Inputs are only cast to the common dtype and made contiguous, never broadcast: each
+output batch entry finds its Q, K, V and mask through an index array of length B. A mask keeps
+its own shape (a key-padding mask stays 1×T_k); a boolean one becomes an additive copy of that
+shape.
 
-Precision: scores, exponentials and the accumulator are in the input dtype, as BLAS computes
-them; the running sums are float64. Measured at T = 2048, d = 64 against the float64 reference,
-the largest error / max|V| is 3e-8 (1.5e-7 causal) for float32 and 1e-16 (3e-16) for float64.
+Precision: scores, exponentials and the accumulator are in the input dtype; the running sums are
+float64. Measured at T = 2048, d = 64 against the float64 reference, the largest error / max|V|
+is 3e-8 (1e-7 causal) for float32 and 1e-16 (2e-16 causal) for float64.
 
 Compilation: the jitted core is compiled lazily on the first call, once per dtype (float32,
-float64), and written to Numba's on-disk cache (`cache=True`): beside this file in `__pycache__`
-when that folder is writable, otherwise in the user cache dir (or `NUMBA_CACHE_DIR` when set).
-Later processes on the same machine load it instead of compiling. Importing this module compiles
-nothing. All jitted code lives in this one file on purpose: Numba invalidates a cached function
-only when its own source file changes (the BLAS functions are found by name at link time).
+float64), for this CPU's vector width, and written to Numba's on-disk cache (`cache=True`):
+beside this file in `__pycache__` when that folder is writable, otherwise in the user cache dir
+(or `NUMBA_CACHE_DIR` when set). Later processes on the same machine load it instead of
+compiling. Importing this module compiles nothing. All jitted code lives in this one file on
+purpose: Numba invalidates a cached function only when its own source file changes.
 """
 
 from __future__ import annotations
@@ -54,47 +64,173 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 from numpy.typing import ArrayLike
 
-from attention_ref import kernel_blas
 from attention_ref.reference import Array, additive
 
 DEFAULT_BLOCK_Q = 256
 DEFAULT_BLOCK_K = 256
 
-# Link names of the BLAS functions; `kernel_blas.link` binds them before the first call.
-_SGEMM_NAME = "attnquiz_cblas_sgemm"
-_DGEMM_NAME = "attnquiz_cblas_dgemm"
+_LOG2E = 1.4426950408889634
 
 
-def _gemm_type(real: Any) -> Any:
-    """cblas_?gemm with 64-bit integers: order, transA, transB, M, N, K, alpha, A, lda, ..."""
-    ints, ptr = types.int64, types.voidptr
-    flags = (types.int32,) * 3
-    return types.void(*flags, ints, ints, ints, real, ptr, ints, ptr, ints, real, ptr, ints)
+def _vector_bytes() -> int:
+    """The widest vector register of the CPU Numba compiles for: 64 (AVX-512), 32 (AVX2), 16."""
+    from llvmlite import binding as llvm
+    from numba.core import config
+
+    named_features: str | None = getattr(config, "CPU_FEATURES", None)
+    if named_features is not None:
+        features = set(named_features.split(","))
+    elif getattr(config, "CPU_NAME", None) is not None:
+        features = set()  # a named CPU without a feature list: assume only SSE2
+    else:
+        features = {f"+{name}" for name, on in llvm.get_host_cpu_features().items() if on}
+    if "+avx512f" in features:
+        return 64
+    return 32 if "+avx2" in features or "+avx" in features else 16
 
 
-_sgemm: Any = types.ExternalFunction(_SGEMM_NAME, _gemm_type(types.float32))
-_dgemm: Any = types.ExternalFunction(_DGEMM_NAME, _gemm_type(types.float64))
+# The micro-kernel's block: _ROWS rows × _VECTORS vectors of the result held in registers
+# (6 × 4 = 24 of AVX-512's 32 registers; 6 × 2 = 12 of AVX2's 16, the rest for operands).
+_VECTOR_BYTES = _vector_bytes()
+_ROWS = 6
+_VECTORS = 4 if _VECTOR_BYTES == 64 else 2
+_COLUMNS_32 = _VECTORS * _VECTOR_BYTES // 4  # result columns per block, float32
+_COLUMNS_64 = _VECTORS * _VECTOR_BYTES // 8
 
-_ROW_MAJOR, _NO_TRANSPOSE, _TRANSPOSE = 101, 111, 112
-_DIAGONAL_BAND = 64  # rows per band in a tile on the causal diagonal
 
-# exp(x) = 2^k · exp(r), k = round(x / ln 2), r = x - k ln2 with ln2 split in two (Cody-Waite) so
-# that k·LN2_HI is exact. Below the cut-off, exp underflows to 0 (the polynomial would not);
-# -inf, a masked score, lands there too.
-_F32 = np.float32
-_LOG2E_F32, _HALF_F32 = _F32(1.4426950408889634), _F32(0.5)
-_LN2_HI_F32, _LN2_LO_F32 = _F32(0.693145751953125), _F32(1.428606765330187e-06)
-_CUTOFF_F32 = _F32(-87.0)  # exp(-87) ~ 1.6e-38 is still a normal float32
-_BIAS_F32 = _F32(2.0**23 + 127)  # adding it leaves k + 127 in the low mantissa bits
-_TAYLOR_F32 = tuple(_F32(1.0 / math.factorial(n)) for n in range(8))
-_LOG2E_F64, _HALF_F64 = 1.4426950408889634, 0.5
-_LN2_HI_F64, _LN2_LO_F64 = 0.6931471803691238, 1.9082149292705877e-10
-_CUTOFF_F64 = -708.0
-_BIAS_F64 = 2.0**52 + 1023
-_TAYLOR_F64 = tuple(1.0 / math.factorial(n) for n in range(13))
+def _block_product(accumulate: bool) -> Any:
+    """The block product as a Numba intrinsic: C = A B, or C += A B when `accumulate`.
+
+    C[i, j] for a block of _ROWS rows i and NR columns j, on flat element offsets into three
+    arrays of one dtype: A[i, p] = a[a_start + i·a_row_step + p·a_depth_step] for p < depth,
+    B[p, j] = b[b_start + p·b_row_step + j], C[i, j] = c[c_start + i·c_row_step + j]. The
+    block stays in registers for the whole sum; the caller keeps every address in bounds.
+    """
+
+    def typing(
+        typingctx: Any,
+        a: Any,
+        a_start: Any,
+        a_row_step: Any,
+        a_depth_step: Any,
+        b: Any,
+        b_start: Any,
+        b_row_step: Any,
+        c: Any,
+        c_start: Any,
+        c_row_step: Any,
+        depth: Any,
+    ) -> Any:
+        if not all(isinstance(x, types.Array) for x in (a, b, c)) or not (
+            a.dtype == b.dtype == c.dtype and c.dtype in (types.float32, types.float64)
+        ):
+            return None
+        signature = types.void(
+            a, a_start, a_row_step, a_depth_step, b, b_start, b_row_step, c, c_start, c_row_step,
+            depth,
+        )  # fmt: skip
+
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            ints = [
+                None if n in (0, 4, 7) else context.cast(builder, v, t, types.int64)
+                for n, (v, t) in enumerate(zip(args, sig.args, strict=True))
+            ]
+            a_ptr, b_ptr, c_ptr = (
+                builder.gep(context.make_array(sig.args[n])(context, builder, args[n]).data,
+                            [ints[n + 1]])
+                for n in (0, 4, 7)
+            )  # fmt: skip
+            _emit_block_product(
+                builder, a_ptr, ints[2], ints[3], b_ptr, ints[6], c_ptr, ints[9], ints[10],
+                c.dtype.bitwidth, accumulate,
+            )  # fmt: skip
+            return context.get_dummy_value()
+
+        return signature, codegen
+
+    return intrinsic(typing)
+
+
+def _emit_block_product(
+    builder: Any,
+    a_ptr: Any,
+    a_row: Any,
+    a_step: Any,
+    b_ptr: Any,
+    b_row: Any,
+    c_ptr: Any,
+    c_row: Any,
+    depth: Any,
+    bits: int,
+    accumulate: bool,
+) -> None:
+    """The LLVM IR of one block product: a loop over p of _ROWS × _VECTORS fused multiply-adds
+    (a broadcast A[i, p] times the vector B[p, j·lanes : (j+1)·lanes]), then one store."""
+    lanes = _VECTOR_BYTES * 8 // bits
+    i64 = ir.IntType(64)
+    vec = ir.VectorType(a_ptr.type.pointee, lanes)
+    fma = cgutils.get_or_insert_function(
+        builder.module, ir.FunctionType(vec, [vec, vec, vec]), f"llvm.fmuladd.v{lanes}f{bits}"
+    )
+    zero = ir.Constant(vec, None)
+    undef = ir.Constant(vec, ir.Undefined)
+    splat_mask = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
+
+    def vector_at(base: Any, offset: int) -> Any:
+        return builder.bitcast(builder.gep(base, [ir.Constant(i64, offset)]), vec.as_pointer())
+
+    entry = builder.block
+    loop = builder.append_basic_block("block_product.loop")
+    done = builder.append_basic_block("block_product.done")
+    builder.cbranch(builder.icmp_signed(">", depth, ir.Constant(i64, 0)), loop, done)
+
+    builder.position_at_end(loop)
+    p = builder.phi(i64)
+    p.add_incoming(ir.Constant(i64, 0), entry)
+    sums = [[builder.phi(vec) for _ in range(_VECTORS)] for _ in range(_ROWS)]
+    for row in sums:
+        for phi in row:
+            phi.add_incoming(zero, entry)
+    b_line = builder.gep(b_ptr, [builder.mul(p, b_row)])
+    b_vectors = [builder.load(vector_at(b_line, j * lanes), align=1) for j in range(_VECTORS)]
+    a_column = builder.gep(a_ptr, [builder.mul(p, a_step)])
+    updated = []
+    for i in range(_ROWS):
+        a_ip = builder.load(builder.gep(a_column, [builder.mul(ir.Constant(i64, i), a_row)]))
+        one = builder.insert_element(undef, a_ip, ir.Constant(ir.IntType(32), 0))
+        broadcast = builder.shuffle_vector(one, undef, splat_mask)
+        updated.append(
+            [builder.call(fma, [broadcast, b, s]) for b, s in zip(b_vectors, sums[i], strict=True)]
+        )
+    p_next = builder.add(p, ir.Constant(i64, 1))
+    p.add_incoming(p_next, loop)
+    for i in range(_ROWS):
+        for j in range(_VECTORS):
+            sums[i][j].add_incoming(updated[i][j], loop)
+    builder.cbranch(builder.icmp_signed("<", p_next, depth), loop, done)
+
+    builder.position_at_end(done)
+    totals = [[builder.phi(vec) for _ in range(_VECTORS)] for _ in range(_ROWS)]
+    for i in range(_ROWS):
+        for j in range(_VECTORS):
+            totals[i][j].add_incoming(zero, entry)
+            totals[i][j].add_incoming(updated[i][j], loop)
+    for i in range(_ROWS):
+        c_line = builder.gep(c_ptr, [builder.mul(ir.Constant(i64, i), c_row)])
+        for j in range(_VECTORS):
+            target = vector_at(c_line, j * lanes)
+            total = totals[i][j]
+            if accumulate:
+                total = builder.fadd(builder.load(target, align=1), total)
+            builder.store(total, target, align=1)
+
+
+_product_set: Any = _block_product(accumulate=False)
+_product_add: Any = _block_product(accumulate=True)
 
 
 def _same_bits_typing(typingctx: Any, value: Any) -> Any:
@@ -117,121 +253,84 @@ def _same_bits_typing(typingctx: Any, value: Any) -> Any:
 
 _same_bits: Any = intrinsic(_same_bits_typing)
 
+# 2^x = 2^k · 2^f with k = round(x), f = x - k in [-1/2, 1/2]. Adding 1.5·2^23 (2^52) rounds x to
+# an integer and leaves k in the low mantissa bits, from where a shift moves it to the exponent.
+# x is first raised to the floor -127 (-1023): there k's exponent cancels 2^0's to give exactly
+# +0, so -inf (a masked score) and anything below the floor give 0 without a compare and select.
+# Just above the floor the sum dips below the normal range and gives a value under 2^-125 (2^-1021)
+# instead of 2^x: a weight that small against the row's largest, 1, is lost in rounding anyway.
+_F32 = np.float32
+_ROUND_F32 = _F32(1.5 * 2.0**23)
+_FLOOR_F32 = _F32(-127.0)
+# Least squares at 2000 Chebyshev nodes of [-1/2, 1/2], relative error 1.9e-9 (then rounded).
+_POLY_F32 = tuple(
+    _F32(c)
+    for c in (
+        1.0, 0.6931471824645996, 0.24022646248340607, 0.05550329014658928,
+        0.009618519805371761, 0.0013399859890341759, 0.00015337577497120947,
+    )
+)  # fmt: skip
+_ROUND_F64 = 1.5 * 2.0**52
+_FLOOR_F64 = -1023.0
+_POLY_F64 = tuple(math.log(2.0) ** n / math.factorial(n) for n in range(14))  # Taylor, 2e-16
+
 
 @numba.njit(cache=True, nogil=True, fastmath={"contract"})
-def _exp_shifted_row_f32(scores: Array, r: int, width: int, shift: Any) -> None:
-    """scores[r, :width] = exp(scores[r, :width] - shift), in float32 SIMD lanes."""
-    c0, c1, c2, c3, c4, c5, c6, c7 = _TAYLOR_F32
+def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
+    """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for c < width, in float32 SIMD lanes."""
+    c0, c1, c2, c3, c4, c5, c6 = _POLY_F32
     for c in range(width):
-        x = _F32(scores[r, c] - shift)
-        kept = x >= _CUTOFF_F32
-        x = max(x, _CUTOFF_F32)
-        k = np.floor(x * _LOG2E_F32 + _HALF_F32)
-        y = (x - k * _LN2_HI_F32) - k * _LN2_LO_F32
-        p = c7 * y + c6
-        p = p * y + c5
-        p = p * y + c4
-        p = p * y + c3
-        p = p * y + c2
-        p = p * y + c1
-        p = p * y + c0
-        bits = _same_bits(_F32(k + _BIAS_F32)) << 23
-        scale = _same_bits(np.int32(bits))
-        scores[r, c] = p * scale if kept else _F32(0.0)
+        y = max(_F32(x[j, c] - shift[c]), _FLOOR_F32)
+        rounded = _F32(y + _ROUND_F32)
+        f = y - _F32(rounded - _ROUND_F32)
+        p = c6 * f + c5
+        p = p * f + c4
+        p = p * f + c3
+        p = p * f + c2
+        p = p * f + c1
+        p = p * f + c0
+        value = _same_bits(np.int32(_same_bits(p) + (_same_bits(rounded) << 23)))
+        x[j, c] = value
+        sums[c] += value
 
 
 @numba.njit(cache=True, nogil=True, fastmath={"contract"})
-def _exp_shifted_row_f64(scores: Array, r: int, width: int, shift: Any) -> None:
-    """scores[r, :width] = exp(scores[r, :width] - shift) to ~2e-16, in float64 SIMD lanes."""
-    c = _TAYLOR_F64
-    for j in range(width):
-        x: Any = np.float64(scores[r, j] - shift)
-        kept = x >= _CUTOFF_F64
-        x = max(x, _CUTOFF_F64)
-        k = np.floor(x * _LOG2E_F64 + _HALF_F64)
-        y = (x - k * _LN2_HI_F64) - k * _LN2_LO_F64
-        p = c[12] * y + c[11]
-        p = p * y + c[10]
-        p = p * y + c[9]
-        p = p * y + c[8]
-        p = p * y + c[7]
-        p = p * y + c[6]
-        p = p * y + c[5]
-        p = p * y + c[4]
-        p = p * y + c[3]
-        p = p * y + c[2]
-        p = p * y + c[1]
-        p = p * y + c[0]
-        scale = _same_bits(_same_bits(k + _BIAS_F64) << 52)
-        scores[r, j] = p * scale if kept else 0.0
-
-
-# A sum may be reordered (SIMD lanes) and assume no NaN; -inf (masked scores) stays legal.
-_REDUCTION_MATH = {"reassoc", "nsz", "nnan", "contract"}
-_MAGNITUDE_32, _MAGNITUDE_64 = np.int32(0x7FFFFFFF), np.int64(0x7FFFFFFFFFFFFFFF)
+def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
+    """x[j, c] = 2^(x[j, c] - shift[c]) to ~2e-16 and sums[c] += it, in float64 SIMD lanes."""
+    c = _POLY_F64
+    for col in range(width):
+        y: Any = max(np.float64(x[j, col] - shift[col]), _FLOOR_F64)
+        rounded = y + _ROUND_F64
+        f = y - (rounded - _ROUND_F64)
+        p = c[13] * f + c[12]
+        p = p * f + c[11]
+        p = p * f + c[10]
+        p = p * f + c[9]
+        p = p * f + c[8]
+        p = p * f + c[7]
+        p = p * f + c[6]
+        p = p * f + c[5]
+        p = p * f + c[4]
+        p = p * f + c[3]
+        p = p * f + c[2]
+        p = p * f + c[1]
+        p = p * f + c[0]
+        value = _same_bits(_same_bits(p) + (_same_bits(rounded) << 52))
+        x[j, col] = value
+        sums[col] += value
 
 
 @numba.njit(cache=True, nogil=True)
-def _row_max(scores: Array, r: int, width: int, start: Any) -> Any:
-    """max(start, scores[r, :width]), found as the max of integers ordered like the floats.
-
-    LLVM leaves a float max loop scalar here (~2.5 G/s), whatever the fastmath flags; an integer
-    max vectorizes (~38 G/s). A float's bits, with the magnitude bits of negatives flipped, are an
-    integer of the same order (-inf lowest; a NaN would come out on top and propagate).
-    """
-    if scores.itemsize == 4:
-        best32 = np.int32(-(2**31))
-        for c in range(width):
-            bits32 = _same_bits(np.float32(scores[r, c]))
-            best32 = max(best32, np.int32(bits32 ^ ((bits32 >> 31) & _MAGNITUDE_32)))
-        top = _same_bits(np.int32(best32 ^ ((best32 >> 31) & _MAGNITUDE_32)))
+def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
+    if x.itemsize == 4:
+        _exp2_row_f32(x, j, shift, width, sums)
     else:
-        best64 = np.int64(-(2**63))
-        for c in range(width):
-            bits64 = _same_bits(np.float64(scores[r, c]))
-            best64 = max(best64, bits64 ^ ((bits64 >> 63) & _MAGNITUDE_64))
-        top = _same_bits(best64 ^ ((best64 >> 63) & _MAGNITUDE_64))
-    return max(start, top) if width > 0 else start
-
-
-@numba.njit(cache=True, nogil=True, fastmath=_REDUCTION_MATH)
-def _row_total(scores: Array, r: int, width: int) -> float:
-    """sum(scores[r, :width]) as float64, added up in SIMD lanes of the scores' dtype."""
-    total = scores.dtype.type(0.0)
-    for c in range(width):
-        total += scores[r, c]
-    return float(total)
+        _exp2_row_f64(x, j, shift, width, sums)
 
 
 @numba.njit(cache=True, nogil=True)
-def _gemm(
-    transpose_b: bool,
-    m: int,
-    n: int,
-    k: int,
-    alpha: Any,
-    a: Array,
-    lda: int,
-    b: Array,
-    ldb: int,
-    beta: float,
-    c: Array,
-    ldc: int,
-) -> None:
-    """c = alpha · a @ (b^T if transpose_b else b) + beta · c on row-major storage, via BLAS."""
-    flag_b = _TRANSPOSE if transpose_b else _NO_TRANSPOSE
-    # BLAS rejects leading dims below 1 even when a dimension is empty.
-    lda, ldb, ldc = max(lda, 1), max(ldb, 1), max(ldc, 1)
-    if c.itemsize == 4:
-        _sgemm(
-            _ROW_MAJOR, _NO_TRANSPOSE, flag_b, m, n, k, np.float32(alpha),
-            a.ctypes, lda, b.ctypes, ldb, np.float32(beta), c.ctypes, ldc,
-        )  # fmt: skip
-    else:
-        _dgemm(
-            _ROW_MAJOR, _NO_TRANSPOSE, flag_b, m, n, k, np.float64(alpha),
-            a.ctypes, lda, b.ctypes, ldb, np.float64(beta), c.ctypes, ldc,
-        )  # fmt: skip
+def _round_up(n: int, step: int) -> int:
+    return (n + step - 1) // step * step
 
 
 @numba.njit(cache=True, nogil=True)
@@ -257,70 +356,6 @@ def _tile_is_blocked(
 
 
 @numba.njit(cache=True, nogil=True)
-def _absorb_key_tile(
-    q_tile: Array,
-    k: Array,
-    v: Array,
-    mask: Array,
-    has_mask: bool,
-    crosses_diagonal: bool,
-    inv_root: Any,
-    q0: int,
-    r0: int,
-    r1: int,
-    k0: int,
-    width: int,
-    offset: int,
-    scores: Array,
-    row_max: Array,
-    row_sum: Array,
-    acc: Array,
-) -> None:
-    """Fold keys k0..k0+width-1 into the running state of tile rows r0..r1-1 (queries q0 + r)."""
-    d_k, d_v = k.shape[1], v.shape[1]
-    row_step = 1 if mask.shape[0] > 1 else 0
-    col_step = 1 if mask.shape[1] > 1 else 0
-    k1 = k0 + width
-    _gemm(
-        True, r1 - r0, width, d_k, inv_root, q_tile[r0:r1], d_k, k[k0:k1], d_k, 0.0,
-        scores[r0:r1], scores.shape[1],
-    )  # fmt: skip
-    for r in range(r0, r1):
-        i = q0 + r
-        if has_mask:
-            mask_row = mask[i * row_step]
-            if col_step:
-                for c in range(width):
-                    scores[r, c] += mask_row[k0 + c]
-            else:
-                for c in range(width):
-                    scores[r, c] += mask_row[0]
-        if crosses_diagonal:
-            # Keys past i + offset are hidden from row i.
-            for c in range(max(i + offset + 1 - k0, 0), width):
-                scores[r, c] = -np.inf
-        new_max = _row_max(scores, r, width, row_max[r])
-        if new_max == -np.inf:
-            scores[r, :width] = 0.0  # nothing visible to this row yet
-            continue
-        # exp(-inf) = 0: a row meeting its first visible key drops the (empty) past.
-        rescale = math.exp(row_max[r] - new_max)
-        row_max[r] = new_max
-        if scores.itemsize == 4:
-            _exp_shifted_row_f32(scores, r, width, new_max)
-        else:
-            _exp_shifted_row_f64(scores, r, width, new_max)
-        row_sum[r] = row_sum[r] * rescale + _row_total(scores, r, width)
-        if rescale != 1.0:
-            for e in range(d_v):
-                acc[r, e] *= rescale
-    _gemm(
-        False, r1 - r0, d_v, width, 1.0, scores[r0:r1], scores.shape[1], v[k0:k1], d_v, 1.0,
-        acc[r0:r1], d_v,
-    )  # fmt: skip
-
-
-@numba.njit(cache=True, nogil=True)
 def _attend_query_tile(
     q: Array,
     k: Array,
@@ -328,58 +363,128 @@ def _attend_query_tile(
     mask: Array,
     has_mask: bool,
     causal: bool,
-    root: np.floating[Any],
+    scale: Any,
     q0: int,
     q1: int,
     block_k: int,
     out: Array,
+    q_t: Array,
     scores: Array,
-    row_max: Array,
-    row_sum: Array,
+    acc: Array,
+    spare_k: Array,
+    spare_v: Array,
+    col_max: Array,
+    col_sum: Array,
+    shift: Array,
+    factor: Array,
+    tile_sum: Array,
 ) -> None:
     """Attention for queries q0..q1-1 of one batch entry, written into out[q0:q1].
 
-    out[q0:q1] doubles as the running weighted sum of value rows. `scores` (block_q×block_k),
-    `row_max` (input dtype) and `row_sum` (float64) are this tile's scratch.
+    Scratch: q_t (d_k × W) the transposed query tile, scores (≥ block_k × W) the transposed
+    score tile S^T, acc (W × padded d_v) the running weighted sum of value rows, spare_k and
+    spare_v zero-padded copies of rows that the block product cannot read in place; per query,
+    col_max (the running max), col_sum (float64), shift, factor (1 × W) and tile_sum.
     """
-    t_k, d_v = k.shape[0], v.shape[1]
+    t_k, d_k, d_v = k.shape[0], k.shape[1], v.shape[1]
     rows = q1 - q0
     offset = t_k - q.shape[0]
-    inv_root = 1.0 / root
-    q_tile, acc = q[q0:q1], out[q0:q1]
+    nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
+    columns = _round_up(rows, nr)  # query columns the score products fill
+    width_s, width_acc = scores.shape[1], acc.shape[1]
+    v_in_place = d_v % nr == 0
+    row_step = 1 if mask.shape[0] > 1 else 0
+    col_step = 1 if mask.shape[1] > 1 else 0
 
-    row_max[:rows] = -np.inf
-    row_sum[:rows] = 0.0
+    for c in range(d_k):
+        for r in range(rows):
+            q_t[c, r] = q[q0 + r, c] * scale
+        for r in range(rows, q_t.shape[1]):
+            q_t[c, r] = 0.0
+    col_max[:] = -np.inf
+    col_sum[:] = 0.0
     acc[:, :] = 0.0
+    if not v_in_place:
+        spare_v[:, :] = 0.0
 
-    # With a causal mask, query i sees keys j <= i + offset: tiles right of the last row's
+    # With a causal mask, query i sees keys j <= i + offset: tiles right of the last query's
     # diagonal are never touched.
     k_stop = min(t_k, q1 + offset) if causal else t_k
     for k0 in range(0, max(k_stop, 0), block_k):
-        k1 = min(k0 + block_k, k_stop)
-        width = k1 - k0
-        if has_mask and _tile_is_blocked(mask, q0, q1, k0, k1, causal, offset):
+        width = min(block_k, k_stop - k0)
+        if has_mask and _tile_is_blocked(mask, q0, q1, k0, k0 + width, causal, offset):
             continue
-        # A tile crossing the causal diagonal (its last key is beyond the first row's reach) is
-        # done in bands of rows, each scoring only the keys its last row can see: that skips most
-        # of the hidden triangle instead of computing it and masking it.
-        crosses_diagonal = causal and k1 - 1 > q0 + offset
-        band = _DIAGONAL_BAND if crosses_diagonal else rows
-        for r0 in range(0, rows, band):
-            r1 = min(r0 + band, rows)
-            seen = min(width, q0 + r1 + offset - k0) if crosses_diagonal else width
-            if seen <= 0:
-                continue  # no row of the band sees a key of this tile
-            _absorb_key_tile(
-                q_tile, k, v, mask, has_mask, crosses_diagonal, inv_root, q0, r0, r1, k0, seen,
-                offset, scores, row_max, row_sum, acc,
-            )  # fmt: skip
+        # Key rows of this tile that some query of the tile sees.
+        seen = min(width, q0 + rows + offset - k0) if causal else width
+        if seen <= 0:
+            continue
+
+        # S^T = K_tile (scale · Q_tile)^T, panel by panel of nr queries.
+        for qp in range(0, columns, nr):
+            reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
+            for kb in range(0, reach, _ROWS):
+                if k0 + kb + _ROWS <= t_k:
+                    _product_set(
+                        k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1],
+                        scores, kb * width_s + qp, width_s, d_k,
+                    )  # fmt: skip
+                else:
+                    spare_k[:, :] = 0.0
+                    spare_k[: t_k - k0 - kb] = k[k0 + kb : t_k]
+                    _product_set(
+                        spare_k, 0, d_k, 1, q_t, qp, q_t.shape[1],
+                        scores, kb * width_s + qp, width_s, d_k,
+                    )  # fmt: skip
+
+        # Online softmax, one key row of S^T at a time, in vectors across the queries.
+        for c in range(columns):
+            factor[0, c] = col_max[c]
+        for j in range(seen):
+            line = scores[j]
+            if has_mask:
+                key = (k0 + j) * col_step
+                for c in range(rows):
+                    line[c] += mask[(q0 + c) * row_step, key]
+            if causal:
+                # Key k0 + j is hidden from queries before k0 + j - offset.
+                line[: max(min(k0 + j - offset - q0, columns), 0)] = -np.inf
+            for c in range(columns):
+                col_max[c] = max(col_max[c], line[c])
+        for c in range(columns):
+            # A query that has seen nothing yet keeps shift 0: 2^-inf = 0, never -inf - -inf.
+            shift[c] = col_max[c] if col_max[c] > -np.inf else 0.0
+        # factor = 2^(old max - new max) rescales what was accumulated (tile_sum: a scratch).
+        _exp2_row(factor, 0, shift, columns, tile_sum)
+        tile_sum[:] = 0.0
+        for j in range(seen):
+            _exp2_row(scores, j, shift, columns, tile_sum)
+        for c in range(rows):
+            col_sum[c] = col_sum[c] * factor[0, c] + tile_sum[c]
+            if factor[0, c] != 1.0:
+                for e in range(width_acc):
+                    acc[c, e] *= factor[0, c]
+
+        # acc += P V, block by block of _ROWS queries, each over the keys its last query sees.
+        if v_in_place:
+            values, v_start, v_step = v, k0 * d_v, d_v
+        else:
+            spare_v[:width, :d_v] = v[k0 : k0 + width]
+            values, v_start, v_step = spare_v, 0, width_acc
+        for qb in range(0, rows, _ROWS):
+            depth = min(seen, q0 + min(qb + _ROWS, rows) + offset - k0) if causal else seen
+            if depth <= 0:
+                continue
+            for cb in range(0, width_acc, nr):
+                _product_add(
+                    scores, qb, 1, width_s, values, v_start + cb, v_step,
+                    acc, qb * width_acc + cb, width_acc, depth,
+                )  # fmt: skip
 
     for r in range(rows):
-        # A row with no visible key has row_sum 0: 0/0 is NaN, as in the reference.
-        total = row_sum[r]
+        # A query with no visible key has col_sum 0: 0/0 is NaN, as in the reference.
+        total = col_sum[r]
         for e in range(d_v):
-            acc[r, e] = acc[r, e] / total if total > 0.0 else np.nan
+            out[q0 + r, e] = acc[r, e] / total if total > 0.0 else np.nan
 
 
 @numba.njit(cache=True, nogil=True)
@@ -402,7 +507,7 @@ def _flash_core(
     mask_of: Array,
     has_mask: bool,
     causal: bool,
-    root: np.floating[Any],
+    scale: np.floating[Any],
     block_q: int,
     block_k: int,
     out: Array,
@@ -410,17 +515,22 @@ def _flash_core(
     """Fill out[b] = attention(q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]]) for all b.
 
     q is (Bq, T_q, d_k), k (Bk, T_k, d_k), v (Bv, T_k, d_v), mask (Bm, 1 or T_q, 1 or T_k)
-    additive, out (B, T_q, d_v); the *_of arrays map each output batch entry to its inputs.
+    additive in base 2, out (B, T_q, d_v); the *_of arrays map each output batch entry to its
+    inputs. `scale` is log2(e) / sqrt(d_k).
     """
     batch, t_q = out.shape[:2]
+    d_k, d_v = q.shape[2], v.shape[2]
+    nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
+    # Query columns: whole panels of nr for S^T, whole blocks of _ROWS for P V.
+    width = _round_up(_round_up(min(block_q, t_q), nr), _ROWS)
+    key_rows = _round_up(block_k, _ROWS)
+    width_acc = _round_up(d_v, nr)
     tiles_per_entry = (t_q + block_q - 1) // block_q
     for task in numba.prange(batch * tiles_per_entry):
         b = task // tiles_per_entry
         q0 = _balanced_tile(task % tiles_per_entry, tiles_per_entry) * block_q
         q1 = min(q0 + block_q, t_q)
-        scores = np.empty((block_q, block_k), dtype=q.dtype)
-        row_max = np.empty(block_q, dtype=q.dtype)
-        row_sum = np.empty(block_q, dtype=np.float64)
+        spare_v_rows = 0 if d_v % nr == 0 else block_k
         _attend_query_tile(
             q[q_of[b]],
             k[k_of[b]],
@@ -428,14 +538,21 @@ def _flash_core(
             mask[mask_of[b]],
             has_mask,
             causal,
-            root,
+            scale,
             q0,
             q1,
             block_k,
             out[b],
-            scores,
-            row_max,
-            row_sum,
+            np.empty((d_k, width), dtype=q.dtype),
+            np.empty((key_rows, width), dtype=q.dtype),
+            np.empty((width, width_acc), dtype=q.dtype),
+            np.empty((_ROWS, d_k), dtype=q.dtype),
+            np.empty((spare_v_rows, width_acc), dtype=q.dtype),
+            np.empty(width, dtype=q.dtype),
+            np.empty(width, dtype=np.float64),
+            np.empty(width, dtype=q.dtype),
+            np.empty((1, width), dtype=q.dtype),
+            np.empty(width, dtype=q.dtype),
         )
 
 
@@ -499,28 +616,27 @@ def flash_attention(
         m = m.reshape((1,) * (2 - m.ndim) + m.shape)
         if m.shape[-2] not in (1, t_q) or m.shape[-1] not in (1, t_k):
             raise ValueError(f"mask of shape {m.shape} does not broadcast to (..., {t_q}, {t_k})")
+        m = m * dtype.type(_LOG2E)  # the kernel's scores are in base 2
 
     leads = [a.shape[:-2] for a in (q, k, v, m)]
     batch_shape = np.broadcast_shapes(*leads)
     out = np.empty((math.prod(batch_shape), t_q, d_v), dtype=dtype)
     if out.size:
         q_of, k_of, v_of, mask_of = (_batch_index(lead, batch_shape) for lead in leads)
-        blas = kernel_blas.link(_SGEMM_NAME, _DGEMM_NAME)
-        with kernel_blas.single_threaded_blas(blas):
-            _flash_core(
-                _as_core_array(q, dtype),
-                _as_core_array(k, dtype),
-                _as_core_array(v, dtype),
-                _as_core_array(m, dtype),
-                q_of,
-                k_of,
-                v_of,
-                mask_of,
-                mask is not None,
-                bool(causal),
-                np.sqrt(dtype.type(d_k)),
-                int(block_q),
-                int(block_k),
-                out,
-            )
+        _flash_core(
+            _as_core_array(q, dtype),
+            _as_core_array(k, dtype),
+            _as_core_array(v, dtype),
+            _as_core_array(m, dtype),
+            q_of,
+            k_of,
+            v_of,
+            mask_of,
+            mask is not None,
+            bool(causal),
+            dtype.type(_LOG2E) / np.sqrt(dtype.type(d_k)),
+            int(block_q),
+            int(block_k),
+            out,
+        )
     return out.reshape((*batch_shape, t_q, d_v))

@@ -7,14 +7,16 @@ are relative to those figures from the same run.
 
 By default this process and its children run with `OPENBLAS_CORETYPE` and `OPENBLAS_L2_SIZE`
 unset, because OpenBLAS otherwise picks a slower core type on this machine; `--keep-openblas-env`
-keeps whatever the shell set. The report states which it was, with the BLAS, its core type and
-all thread counts. Correctness is the test suite's business (tests/attention_ref/), not this
-script's: it times and asserts nothing.
+keeps whatever the shell set. The kernel itself calls no BLAS: the variables move the gemm peaks
+(the yardstick) and the NumPy variants, not the kernel. The report states which it was, with the
+BLAS, its core type and all thread counts. Correctness is the test suite's business
+(tests/attention_ref/), not this script's: it times and asserts nothing.
 
 Run from the repository root:
 
-    /work/venv/bin/python benchmarks/attention.py
-    /work/venv/bin/python benchmarks/attention.py --quick --keep-openblas-env
+    .venv/bin/python benchmarks/attention.py
+    .venv/bin/python benchmarks/attention.py --quick --rounds 3
+    .venv/bin/python benchmarks/attention.py --case "8x8 heads, T=2048" --case "8x8 heads, T=4096"
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def _runner(variant: str, causal: bool) -> Any:
     import torch
     import torch.nn.functional as F
 
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(_thread_count())
 
     def run(q: Any, k: Any, v: Any) -> Any:
         with torch.inference_mode():
@@ -122,6 +124,11 @@ def _runner(variant: str, causal: bool) -> Any:
             return F.scaled_dot_product_attention(tq, tk, tv, is_causal=causal).numpy()
 
     return run
+
+
+def _thread_count() -> int:
+    """Threads per variant: --threads (passed down as NUMBA_NUM_THREADS), or every core."""
+    return int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1)
 
 
 def worker(spec: dict[str, Any]) -> dict[str, Any]:
@@ -135,14 +142,17 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
     run(*small)  # compile or load, start thread pools, before the memory is measured
     out, growth = _peak_growth_bytes(lambda: run(q, k, v))
     extra = growth - out.nbytes if growth >= 0 else None
-    times = []
+    times: list[float] = []
+    cpu_times: list[float] = []
     deadline = time.perf_counter() + spec["seconds"]
     while len(times) < spec["min_runs"] or (time.perf_counter() < deadline and len(times) < 50):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         run(q, k, v)
         times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
     return {
         "median_s": statistics.median(times),
+        "cpu_median_s": statistics.median(cpu_times),
         "min_s": min(times),
         "runs": len(times),
         "extra_bytes": extra,
@@ -170,37 +180,31 @@ def _threads(variant: str) -> dict[str, Any]:
 
 
 def exp_throughput() -> dict[str, float]:
-    """Exponentials per second on one thread: the kernel's polynomial and NumPy's np.exp."""
+    """Exponentials per second on one thread: the kernel's polynomial 2^x (one score's
+    exponential, the scores being in base 2) and NumPy's np.exp."""
     import numba
     import numpy as np
 
     from attention_ref import kernel
 
     @numba.njit
-    def polynomial_f32(tile: Any, shift: Any, reps: int) -> None:
+    def rows_exp(tile: Any, shift: Any, reps: int) -> None:
+        sums = np.zeros(tile.shape[1], dtype=tile.dtype)
         for _ in range(reps):
             for r in range(tile.shape[0]):
-                kernel._exp_shifted_row_f32(tile, r, tile.shape[1], shift)
-
-    @numba.njit
-    def polynomial_f64(tile: Any, shift: Any, reps: int) -> None:
-        for _ in range(reps):
-            for r in range(tile.shape[0]):
-                kernel._exp_shifted_row_f64(tile, r, tile.shape[1], shift)
+                kernel._exp2_row(tile, r, shift, tile.shape[1], sums)
 
     rate: dict[str, float] = {}
     reps = 50
-    for name, dtype, rows_exp in (
-        ("float32", np.float32, polynomial_f32),
-        ("float64", np.float64, polynomial_f64),
-    ):
+    for name, dtype in (("float32", np.float32), ("float64", np.float64)):
         tile = np.random.default_rng(0).standard_normal((256, 256)).astype(dtype)
         values = tile - dtype(4.0)
-        rows_exp(tile, dtype(4.0), 1)  # compile
+        rows_exp(tile, np.full(256, 4.0, dtype=dtype), 1)  # compile; values now in (0, ~1]
+        shift = np.ones(256, dtype=dtype)
         best = math.inf
         for _ in range(7):
             start = time.perf_counter()
-            rows_exp(tile, dtype(0.5), reps)  # exp(x - 0.5) of values in (0, ~1]: no overflow
+            rows_exp(tile, shift, reps)  # 2^(x - 1) maps (0, 1] into (1/2, 1]: stays finite
             best = min(best, time.perf_counter() - start)
         rate[f"polynomial_{name}_per_s"] = reps * tile.size / best
         best = math.inf
@@ -277,6 +281,7 @@ def _combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
     combined["median_s"] = statistics.median(r["median_s"] for r in good)
     combined["min_s"] = min(r["min_s"] for r in good)
     combined["round_medians_s"] = [r["median_s"] for r in good]
+    combined["cpu_median_s"] = statistics.median(r["cpu_median_s"] for r in good)
     combined["extra_bytes"] = max((r["extra_bytes"] or 0) for r in good)
     return combined
 
@@ -301,6 +306,8 @@ def _measure_cases(
     for label, lead, t, dtype, causal, variants in SIZES:
         if args.quick and label not in QUICK:
             continue
+        if args.case and not any(part in label for part in args.case):
+            continue
         batch = math.prod(lead)
         specs: dict[str, dict[str, Any]] = {}
         for variant in variants:
@@ -318,11 +325,13 @@ def _measure_cases(
                 "seconds": args.seconds,
                 "min_runs": 5,
             }
-        # Rounds alternate between the variants, so a burst of load lands on all of them.
+        # Rounds alternate between the variants, so a burst of load lands on all of them; the
+        # kernel and torch go first and back to back, as their ratio is the figure that counts.
         runs: dict[str, list[dict[str, Any]]] = {variant: [] for variant in specs}
+        order = sorted(specs, key=lambda variant: variant not in ("kernel", "torch"))
         for _ in range(args.rounds):
-            for variant, spec in specs.items():
-                runs[variant].append(_in_fresh_process(spec, env))
+            for variant in order:
+                runs[variant].append(_in_fresh_process(specs[variant], env))
         peak_runs.append(_in_fresh_process({"peaks": True}, env))
         print(f"  measured {label}", file=sys.stderr, flush=True)
         for variant, got in runs.items():
@@ -334,10 +343,14 @@ def _measure_cases(
 def _print_table(rows: list[dict[str, Any]], sgemm: float, dgemm: float) -> None:
     header = (
         f"{'case':26} {'variant':9} {'median':>10} {'best':>10} {'GFLOP/s':>8} {'of peak':>8} "
-        f"{'extra memory':>13} {'vs torch':>9}"
+        f"{'extra memory':>13} {'vs torch':>9} {'rounds':>11} {'cpu time':>9}"
     )
     print("\n" + header + "\n" + "-" * len(header))
     torch_time = {row["case"]: row.get("median_s") for row in rows if row["variant"] == "torch"}
+    torch_cpu = {row["case"]: row.get("cpu_median_s") for row in rows if row["variant"] == "torch"}
+    torch_rounds = {
+        row["case"]: row.get("round_medians_s", []) for row in rows if row["variant"] == "torch"
+    }
     for row in rows:
         label, variant = row["case"], row["variant"]
         if "error" in row:
@@ -349,9 +362,22 @@ def _print_table(rows: list[dict[str, Any]], sgemm: float, dgemm: float) -> None
         reference = torch_time.get(label)
         row["speedup_vs_torch"] = reference / row["median_s"] if reference else None
         ratio = f"{row['speedup_vs_torch']:8.2f}x" if reference else f"{'':9}"
+        # In each round the kernel's process and torch's run back to back: each round gives its
+        # own ratio, and their range shows how much the load on the machine moved it.
+        pairs = list(zip(torch_rounds.get(label, []), row.get("round_medians_s", []), strict=False))
+        row["round_ratios_vs_torch"] = [t / k for t, k in pairs]
+        spread = (
+            f"{min(row['round_ratios_vs_torch']):.2f}-{max(row['round_ratios_vs_torch']):.2f}"
+            if pairs and variant != "torch"
+            else ""
+        )
+        cpu_reference = torch_cpu.get(label)
+        row["cpu_speedup_vs_torch"] = cpu_reference / row["cpu_median_s"] if cpu_reference else None
+        cpu_ratio = f"{row['cpu_speedup_vs_torch']:8.2f}x" if cpu_reference else ""
         print(
             f"{label:26} {variant:9} {row['median_s'] * 1e3:8.2f}ms {row['min_s'] * 1e3:8.2f}ms "
-            f"{gflops:8.1f} {gflops / peak:7.1%} {_fmt_bytes(row['extra_bytes']):>13} {ratio}"
+            f"{gflops:8.1f} {gflops / peak:7.1%} {_fmt_bytes(row['extra_bytes']):>13} {ratio} "
+            f"{spread:>11} {cpu_ratio:>9}"
         )
 
 
@@ -378,9 +404,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="only five single-head cases")
+    parser.add_argument(
+        "--case",
+        action="append",
+        help="only the cases whose label contains this text (repeatable), e.g. '8x8 heads'",
+    )
     parser.add_argument("--seconds", type=float, default=1.5, help="timing budget per process")
     parser.add_argument("--rounds", type=int, default=3, help="processes per case and variant")
     parser.add_argument("--keep-openblas-env", action="store_true", help="keep OPENBLAS_* set")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="threads for every variant and the peaks (default: all cores); 1 gives per-core "
+        "figures that the other jobs on a shared machine disturb least",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS / "attention.json")
     args = parser.parse_args()
 
@@ -394,6 +431,11 @@ def main() -> int:
         return 0
 
     env = dict(os.environ)
+    if args.threads:
+        # Every pool the variants use: Numba's (the kernel), torch's (through _thread_count),
+        # OpenBLAS's (NumPy variants and the gemm peaks, which then are peaks on that many cores).
+        for name in ("NUMBA_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+            env[name] = str(args.threads)
     if not args.keep_openblas_env:
         for name in OPENBLAS_VARIABLES:
             env.pop(name, None)
@@ -427,7 +469,7 @@ def main() -> int:
     )
     for name, peak in (("float32", sgemm), ("float64", dgemm)):
         exp_rate = machine[f"polynomial_{name}_per_s"]
-        peak_core = peak * 1e9 / (machine["cores"] or 1)
+        peak_core = peak * 1e9 / (args.threads or machine["cores"] or 1)
         # Per score: 4d FLOPs of products at the gemm peak, then one exponential.
         ceiling = (4 * D / (4 * D / peak_core + 1 / exp_rate)) / peak_core
         print(
@@ -442,6 +484,11 @@ def main() -> int:
     print("\nmedian = median over rounds of each process's median; best = fastest call seen.")
     print("GFLOP/s count 4·B·T²·d FLOPs (causal too) at the median; extra memory = resident")
     print("peak beyond inputs and output; 'of peak' is against the sgemm or dgemm peak above.")
+    print("vs torch = torch's median / this median; rounds = the lowest and highest of the")
+    print("same ratio taken round by round (in a round, the kernel's process and torch's run")
+    print("back to back, then the other variants). cpu time = the same ratio of the CPU time")
+    print("each call used (all its threads, waiting ones included): the other jobs on a shared")
+    print("machine stretch wall time far more than CPU time.")
     _print_targets(rows)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     report = {"machine": machine, "openblas_env": openblas_env, "d": D, "rows": rows}

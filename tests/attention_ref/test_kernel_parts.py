@@ -1,4 +1,4 @@
-"""The flash kernel's parts: its polynomial exp, its tile order, its use of BLAS.
+"""The flash kernel's parts: its polynomial exp, its block product, its tile order.
 
 The end-to-end agreement with the reference is in test_kernel.py; these pin down the pieces
 that make the kernel fast, so a regression in one shows up by name.
@@ -6,72 +6,104 @@ that make the kernel fast, so a regression in one shows up by name.
 
 from __future__ import annotations
 
-import ctypes
-import threading
 from typing import Any
 
 import numba
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_info
 
-from attention_ref import kernel_fallback_gemm
 from attention_ref.kernel import (
+    _COLUMNS_32,
+    _COLUMNS_64,
+    _ROWS,
     _balanced_tile,
-    _exp_shifted_row_f32,
-    _exp_shifted_row_f64,
-    _row_max,
+    _exp2_row,
+    _product_add,
+    _product_set,
+    _vector_bytes,
     flash_attention,
 )
 from attention_ref.reference import attention
 
 
-def polynomial_exp(x: np.ndarray) -> np.ndarray:
-    """The kernel's exp of every entry of a 1-D array, through its row function."""
+def polynomial_exp2(x: np.ndarray) -> np.ndarray:
+    """The kernel's 2^x of every entry of a 1-D array, through its row function."""
     tile = x.reshape(1, -1).copy()
-    row_exp = _exp_shifted_row_f32 if x.dtype == np.float32 else _exp_shifted_row_f64
-    row_exp(tile, 0, tile.shape[1], x.dtype.type(0.0))
+    sums = np.zeros(x.size, dtype=x.dtype)
+    _exp2_row(tile, 0, np.zeros(x.size, dtype=x.dtype), x.size, sums)
+    assert np.array_equal(sums, tile[0])  # the row function also adds each value to its column
     return tile[0]
 
 
-def test_the_float32_exp_is_within_float32_rounding_down_to_the_underflow_cut_off() -> None:
-    x = np.linspace(-87.0, 0.0, 400_001, dtype=np.float32)
-    exact = np.exp(x.astype(np.float64))
-    relative = np.abs(polynomial_exp(x) / exact - 1.0)
+def test_the_float32_exp2_is_within_float32_rounding_down_to_the_underflow_cut_off() -> None:
+    # 2^-125 (exp(-86.6)) is the smallest value the kernel keeps exactly in float32.
+    x = np.linspace(-125.0, 0.0, 400_001, dtype=np.float32)
+    exact = np.exp2(x.astype(np.float64))
+    relative = np.abs(polynomial_exp2(x) / exact - 1.0)
     # float32 rounding alone is 6e-8; two roundings plus the polynomial's own error stay < 2e-7.
     assert relative.max() < 2e-7
-    assert polynomial_exp(np.zeros(3, dtype=np.float32))[0] == 1.0
+    assert polynomial_exp2(np.zeros(3, dtype=np.float32))[0] == 1.0
 
 
-def test_the_float64_exp_is_within_a_few_float64_roundings() -> None:
-    x = np.linspace(-708.0, 0.0, 400_001)
-    relative = np.abs(polynomial_exp(x) / np.exp(x) - 1.0)
+def test_the_float64_exp2_is_within_a_few_float64_roundings() -> None:
+    x = np.linspace(-1021.0, 0.0, 400_001)
+    relative = np.abs(polynomial_exp2(x) / np.exp2(x) - 1.0)
     assert relative.max() < 1e-15
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_the_exp_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> None:
-    x = np.array([-np.inf, -1e4, -800.0, -100.0], dtype=dtype)
-    out = polynomial_exp(x)
+def test_the_exp2_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> None:
+    x = np.array([-np.inf, -1e4, -1200.0, -150.0], dtype=dtype)
+    out = polynomial_exp2(x)
     assert out[0] == out[1] == out[2] == 0.0
-    assert out[3] == (0.0 if dtype == np.float32 else pytest.approx(np.exp(-100.0), rel=1e-15))
+    assert out[3] == (0.0 if dtype == np.float32 else pytest.approx(np.exp2(-150.0), rel=1e-15))
+
+
+@numba.njit
+def set_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
+    _product_set(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth)
+
+
+@numba.njit
+def add_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
+    _product_add(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_the_row_max_through_integer_images_is_the_float_max(dtype: Any) -> None:
-    rng = np.random.default_rng(13)
-    rows = (rng.standard_normal((6, 37)) * 50).astype(dtype)
-    rows[1] = -np.inf  # a fully masked row
-    rows[2, :30] = -np.inf
-    rows[3] = -np.abs(rows[3])  # only negatives
-    rows[4, :] = 0.0
-    rows[4, 5] = -0.0
-    low = dtype(-np.inf)
-    for r in range(rows.shape[0]):
-        assert _row_max(rows, r, 37, low) == rows[r].max()
-        assert _row_max(rows, r, 37, dtype(1e9)) == 1e9
-        assert _row_max(rows, r, 0, dtype(-3.0)) == -3.0
-    assert _row_max(rows, 5, 10, low) == rows[5, :10].max()
+@pytest.mark.parametrize("accumulate", [False, True])
+@pytest.mark.parametrize("depth", [0, 1, 7, 64])
+@pytest.mark.parametrize("a_transposed", [False, True], ids=["A by rows", "A by columns"])
+def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
+    dtype: Any, accumulate: bool, depth: int, a_transposed: bool
+) -> None:
+    """C = A B (or C += A B) on one block: A read along its rows (as K is)
+    or down its columns (as S^T is), B and C rows with a stride, nothing else written."""
+    rng = np.random.default_rng(depth)
+    nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
+    side = depth + 9  # a_store is side × side
+    a_store = rng.standard_normal((side, side)).astype(dtype)
+    b_store = rng.standard_normal((depth + 2, nr + 9)).astype(dtype)
+    c_store = rng.standard_normal((_ROWS + 4, nr + 7)).astype(dtype)
+    before = c_store.copy()
+    if a_transposed:  # A[i, p] = a_store[1 + p, 2 + i]
+        a = a_store[1 : 1 + depth, 2 : 2 + _ROWS].T
+        a0, a_row, a_step = 1 * side + 2, 1, side
+    else:  # A[i, p] = a_store[2 + i, 1 + p]
+        a = a_store[2 : 2 + _ROWS, 1 : 1 + depth]
+        a0, a_row, a_step = 2 * side + 1, side, 1
+    b_width, c_width = b_store.shape[1], c_store.shape[1]
+    (add_product if accumulate else set_product)(
+        a_store, a0, a_row, a_step, b_store, 2 * b_width + 5, b_width,
+        c_store, 1 * c_width + 3, c_width, depth,
+    )  # fmt: skip
+    b = b_store[2 : 2 + depth, 5 : 5 + nr]
+    block = (slice(1, 1 + _ROWS), slice(3, 3 + nr))
+    expected = a @ b + (before[block] if accumulate else 0.0)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(c_store[block], expected, rtol=rtol, atol=rtol * (depth + 1))
+    untouched = np.ones(c_store.shape, dtype=bool)
+    untouched[block] = False
+    assert np.array_equal(c_store[untouched], before[untouched])
 
 
 @pytest.mark.parametrize("tiles", [1, 2, 7, 16])
@@ -82,40 +114,6 @@ def test_tiles_are_visited_first_last_second_so_halves_carry_equal_causal_work(t
     # so equal contiguous shares of the order carry equal work.
     pairs = {order[p] + order[p + 1] for p in range(0, tiles - 1, 2)}
     assert pairs <= {tiles - 1}
-
-
-def blas_threads() -> list[int]:
-    return [pool["num_threads"] for pool in threadpool_info() if pool.get("user_api") == "blas"]
-
-
-def test_the_kernel_leaves_the_process_wide_blas_thread_count_alone() -> None:
-    before = blas_threads()
-    x = np.random.default_rng(0).standard_normal((8, 600, 32)).astype(np.float32)
-    for _ in range(3):
-        flash_attention(x, x, x)
-    assert blas_threads() == before
-
-
-def test_concurrent_kernel_calls_restore_the_blas_thread_count_once_all_are_done() -> None:
-    before = blas_threads()
-    x = np.random.default_rng(1).standard_normal((4, 700, 32)).astype(np.float32)
-    expected = flash_attention(x, x, x)
-    if numba.threading_layer() == "workqueue":
-        pytest.skip("Numba's workqueue layer cannot run parallel regions from several threads")
-    results: list[np.ndarray] = []
-
-    def call() -> None:
-        for _ in range(3):
-            results.append(flash_attention(x, x, x))
-
-    workers = [threading.Thread(target=call) for _ in range(3)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    assert blas_threads() == before
-    assert len(results) == 9
-    assert all(np.array_equal(r, expected) for r in results)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -137,22 +135,29 @@ def test_default_tiles_over_several_partial_tiles_with_a_mask_agree_with_the_ref
     np.testing.assert_allclose(out, expected, rtol=rtol, atol=rtol * np.abs(v).max())
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("transpose_b", [False, True])
-def test_the_fallback_gemm_loops_compute_what_blas_computes(transpose_b: bool, dtype: Any) -> None:
-    rng = np.random.default_rng(12)
-    a = rng.standard_normal((5, 7)).astype(dtype)
-    b = rng.standard_normal((3, 7) if transpose_b else (7, 3)).astype(dtype)
-    c = rng.standard_normal((5, 3)).astype(dtype)
-    loops = (
-        kernel_fallback_gemm.gemm_f32() if dtype == np.float32 else kernel_fallback_gemm.gemm_f64()
-    )
-    real = ctypes.c_float if dtype == np.float32 else ctypes.c_double
-    expected = 0.5 * a @ (b.T if transpose_b else b) + 2.0 * c
-    loops.ctypes(
-        101, 111, 112 if transpose_b else 111, 5, 3, 7, real(0.5),
-        a.ctypes.data_as(ctypes.POINTER(real)), 7,
-        b.ctypes.data_as(ctypes.POINTER(real)), b.shape[1], real(2.0),
-        c.ctypes.data_as(ctypes.POINTER(real)), 3,
-    )  # fmt: skip
-    np.testing.assert_allclose(c, expected, rtol=1e-5 if dtype == np.float32 else 1e-12)
+@pytest.mark.parametrize(
+    ("cpu_name", "features", "expected"),
+    [
+        ("skylake-avx512", "+avx,+avx2,+fma,+avx512f,+avx512vl", 64),
+        ("haswell", "+avx,+avx2,+fma,-avx512f", 32),
+        ("generic", None, 16),  # a named CPU without its features: nothing beyond SSE2 assumed
+    ],
+)
+def test_the_block_shape_follows_the_vector_width_numba_compiles_for(
+    monkeypatch: pytest.MonkeyPatch, cpu_name: str, features: str | None, expected: int
+) -> None:
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CPU_NAME", cpu_name, raising=False)
+    monkeypatch.setattr(config, "CPU_FEATURES", features, raising=False)
+    assert _vector_bytes() == expected
+
+
+def test_without_a_named_cpu_the_vector_width_is_the_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from llvmlite import binding as llvm
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CPU_NAME", None, raising=False)
+    monkeypatch.setattr(config, "CPU_FEATURES", None, raising=False)
+    host = llvm.get_host_cpu_features()
+    assert _vector_bytes() == (64 if host.get("avx512f") else 32 if host.get("avx2") else 16)
