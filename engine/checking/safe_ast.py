@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import math
+import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ MAX_NODES = 200
 MAX_EXPONENT = 100
 MAX_POWER_NESTING = 2
 # Constant subexpressions must stay well inside float range, so exact SymPy integers stay small.
-MAX_MAGNITUDE = 1e300
+MAX_MAGNITUDE = sys.float_info.max
 # Bound on the polynomial degree an answer can reach, so that no rewrite ever expands x**10000.
 MAX_DEGREE = 400
 # Bound on the digits of any exact number SymPy may compute on the way (see `_digits`).
@@ -42,9 +43,19 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "sqrt": (1, 1), "exp": (1, 1), "log": (1, 2), "ln": (1, 1), "abs": (1, 1),
     "softmax": (1, 1), "transpose": (1, 1), "max": (1, 8), "min": (1, 8), "sum": (1, 1),
     "Var": (1, 1), "E": (1, 1), "KroneckerDelta": (2, 2),
+    "sin": (1, 1), "cos": (1, 1), "tan": (1, 1), "sec": (1, 1), "csc": (1, 1), "cot": (1, 1),
+    "asin": (1, 1), "acos": (1, 1), "atan": (1, 1), "sinh": (1, 1), "cosh": (1, 1),
+    "tanh": (1, 1), "asinh": (1, 1), "acosh": (1, 1), "atanh": (1, 1), "log10": (1, 1),
+    "log2": (1, 1), "cbrt": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
-CONSTANT_NAMES = frozenset({"pi", "e"})
+CONSTANT_NAMES = frozenset({"pi", "e", "inf"})
+# Other spellings of the functions above: arcsin(x) is asin(x), ln(x) stays ln (it is log).
+FUNCTION_ALIASES = {
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
+    "arccosh": "acosh", "arctanh": "atanh", "arsinh": "asinh", "arcosh": "acosh",
+    "artanh": "atanh", "lg": "log10", "Exp": "exp", "Log": "log", "Ln": "ln",
+}  # fmt: skip
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 _REFUSED_NODES: dict[type[ast.AST], str] = {
@@ -207,7 +218,10 @@ class _Checker:
                 self._check_name(name)
             raise refuse(f"`{name}` is not a known function")
         if node.keywords:
-            raise refuse("keyword arguments (`name=...`) are not allowed")
+            raise refuse(
+                f"`{name}` takes no keyword arguments such as `{node.keywords[0].arg}=`; "
+                "type only its argument"
+            )
         low, high = FUNCTION_ARITY[name]
         if not low <= len(node.args) <= high:
             count = f"{low}" if low == high else f"{low} to {high}"
@@ -278,6 +292,11 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "min": lambda *values: min(values),
     "transpose": lambda x: x,
     "KroneckerDelta": lambda a, b: float(a == b),
+    "sinh": lambda x: math.sinh(abs(x)),
+    "cosh": lambda x: math.cosh(abs(x)),
+    "log10": lambda x: math.log10(abs(x)),
+    "log2": lambda x: math.log2(abs(x)),
+    "cbrt": lambda x: abs(x) ** (1 / 3),
 }
 _FLOAT_OPS: dict[type[ast.operator], Callable[[float, float], Any]] = {
     ast.Add: lambda a, b: a + b,

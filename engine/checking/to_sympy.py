@@ -71,7 +71,7 @@ class SympyBuilder:
     def symbol(self, name: str) -> Any:
         sympy, vocabulary = self.sympy, self.vocabulary
         if name not in vocabulary.symbols:  # a constant: a question's own symbol `e` wins
-            return sympy.pi if name == "pi" else sympy.E
+            return {"pi": sympy.pi, "inf": sympy.oo}.get(name, sympy.E)
         if name in vocabulary.matrices:
             return sympy.Symbol(name, commutative=False)
         # Positive and integer symbols are plain SymPy symbols on purpose: with `positive=True`
@@ -85,6 +85,12 @@ class SympyBuilder:
             "sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "ln": sympy.log,
             "abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min,
             "KroneckerDelta": sympy.KroneckerDelta, "transpose": transpose,
+            "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "sec": sympy.sec,
+            "csc": sympy.csc, "cot": sympy.cot, "asin": sympy.asin, "acos": sympy.acos,
+            "atan": sympy.atan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+            "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh,
+            "log10": lambda x: sympy.log(x, 10), "log2": lambda x: sympy.log(x, 2),
+            "cbrt": sympy.cbrt,
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:
