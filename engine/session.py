@@ -82,6 +82,15 @@ def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
     return (Grade.GOOD if verdict.correct else Grade.AGAIN), verdict
 
 
+def asks_again(item: Item, verdict: Verdict | None) -> bool:
+    """Whether a typed answer could not be read at all: it is not graded (no review is
+    logged) and the learner types it again. Choices and ratings are not typed answers; a line
+    that names no option or rating still counts as a miss."""
+    if item.self_rated or isinstance(item, ChoiceItem):
+        return False
+    return verdict is not None and not verdict.valid
+
+
 class ReviewSession:
     def __init__(
         self,

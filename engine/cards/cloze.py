@@ -125,9 +125,17 @@ class ClozeItem(TypedItem):
     def grade_in_process(self, answer: str) -> Verdict:
         if self.check == "expression":
             return self._grade_expression(answer)
+        from engine.checking.safe_ast import check_size
+
+        try:
+            check_size(answer)
+        except AnswerError as error:
+            return Verdict(correct=False, valid=False, feedback=str(error))
         given = normalise_code(answer)
         if not given:
-            return Verdict(correct=False, valid=False, feedback="type the missing piece")
+            return Verdict(
+                correct=False, valid=False, feedback="could not read this: type the missing piece"
+            )
         if _CODE.search(self.text):
             computed = self._grade_code(answer)
             if computed is not None:

@@ -98,12 +98,17 @@ def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_
     control characters (which could also act on the terminal if a message quoted them)."""
     if len(text) > max_length:
         raise refuse(f"the answer is {len(text)} characters long; keep it under {max_length}")
-    for char in text:
+    for at, char in enumerate(text, start=1):
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES and char not in IGNORABLE_CHARS and not char.isspace():
+            what = (
+                "a broken character (a lone surrogate"
+                if category == "Cs"
+                else "an invisible control character ("
+            )
             raise refuse(
-                f"the answer holds the invisible control character U+{ord(char):04X}; "
-                "type plain text"
+                f"character {at} of the answer is {what} U+{ord(char):04X}); "
+                "delete it and type plain text"
             )
     depth = 0
     for char in text:

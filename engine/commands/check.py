@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from engine.commands.context import load
@@ -29,7 +30,12 @@ def run_check(
     except AnswerError as exc:
         verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     if as_json:
-        print(json.dumps(verdict.to_json(item_id), ensure_ascii=False))
+        text = json.dumps(verdict.to_json(item_id), ensure_ascii=False)
+        try:
+            text.encode(sys.stdout.encoding or "utf-8")
+        except UnicodeEncodeError:  # a broken character echoed back: escape it, print the JSON
+            text = json.dumps(verdict.to_json(item_id), ensure_ascii=True)
+        print(text)
     else:
         from engine.ui.describe import shown_answer, verdict_line
 

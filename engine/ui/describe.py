@@ -49,11 +49,13 @@ def shown_answer(item: Item) -> str:
 
 
 def verdict_line(verdict: Verdict) -> str:
-    mark = (
-        "✓ correct"
-        if verdict.correct
-        else ("? could not read this" if not verdict.valid else "✗ wrong")
-    )
+    if not verdict.valid:
+        # The feedback says what could not be read; say it once.
+        reason = verdict.feedback.strip() or "could not read this"
+        return "? " + (
+            reason if reason.startswith("could not") else f"could not read this: {reason}"
+        )
+    mark = "✓ correct" if verdict.correct else "✗ wrong"
     parts = [mark]
     if verdict.interpreted_as and verdict.valid:
         parts.append(f"read as {verdict.interpreted_as}")

@@ -10,10 +10,11 @@ from rich.text import Text
 
 from engine.cards import Item
 from engine.schedule import Grade
-from engine.session import Outcome, Question, ReviewSession, grade_answer
+from engine.session import Outcome, Question, ReviewSession, asks_again, grade_answer
 from engine.ui.describe import COMMANDS_HELP, interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
 from engine.ui.prompt_text import reflow, render_prompt
+from engine.verdict import Verdict
 
 GRADE_STYLE = {Grade.AGAIN: "red", Grade.HARD: "yellow", Grade.GOOD: "green", Grade.EASY: "cyan"}
 
@@ -51,6 +52,7 @@ class InteractiveFrontend:
             start_checker()
             self._checker_started = True
         started = time.monotonic()
+        graded: tuple[Grade, Verdict | None] = (Grade.AGAIN, None)
         hint = "Enter to reveal" if item.self_rated else "your answer"
         while True:
             text = self.console.input(f"[dim]{hint} (:hint :undo :quit)[/] › ").strip()
@@ -65,6 +67,14 @@ class InteractiveFrontend:
             if text.startswith(":"):
                 self.console.print(f"[dim]{COMMANDS_HELP}[/]")
                 continue
+            if text and not item.self_rated:
+                graded = grade_answer(question, text)
+                if asks_again(item, graded[1]):
+                    # Not graded and not logged: say what could not be read and ask again.
+                    assert graded[1] is not None
+                    self.console.print(Text(verdict_line(graded[1]), style="yellow"))
+                    self.console.print("[dim]nothing was recorded; type the answer again[/]")
+                    continue
             break
         duration = int((time.monotonic() - started) * 1000)
         if item.self_rated:
@@ -75,7 +85,7 @@ class InteractiveFrontend:
                 if isinstance(grade, Undo | End)
                 else Answered(grade, text or None, None, duration)
             )
-        grade_hint, verdict = grade_answer(question, text) if text else (Grade.AGAIN, None)
+        grade_hint, verdict = graded if text else (Grade.AGAIN, None)
         if verdict is not None:
             style = "green" if verdict.correct else "red"
             self.console.print(Text(verdict_line(verdict), style=style))

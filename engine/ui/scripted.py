@@ -12,10 +12,20 @@ import time
 from typing import TextIO
 
 from engine.cards import Item
-from engine.session import Outcome, Question, ReviewSession, grade_answer
+from engine.schedule import Grade
+from engine.session import Outcome, Question, ReviewSession, asks_again, grade_answer
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
 from engine.ui.prompt_text import plain_text
+from engine.verdict import Verdict
+
+# After this many unreadable lines in a row, a typed question counts as Again (SPEC.md).
+UNREADABLE_TRIES = 3
+
+
+def _reason(verdict: Verdict) -> str:
+    text = " ".join(verdict.feedback.split())
+    return text if text.startswith("could not") else f"could not read this: {text}"
 
 
 class ScriptedFrontend:
@@ -38,6 +48,8 @@ class ScriptedFrontend:
         if item.self_rated:
             self._print("rate your recall: 1 again, 2 hard, 3 good, 4 easy")
         started = time.monotonic()
+        unreadable = 0
+        grade, verdict = Grade.AGAIN, None
         while True:
             line = self.stdin.readline()
             text = line.strip()
@@ -50,14 +62,22 @@ class ScriptedFrontend:
             if text == ":hint":
                 self._print(plain_text(f"hint: {item.hint or 'no hint for this one'}"))
                 continue
+            grade, verdict = grade_answer(question, text)
+            if asks_again(item, verdict) and unreadable < UNREADABLE_TRIES - 1:
+                # Not graded, not logged: the next line answers the same question again.
+                unreadable += 1
+                assert verdict is not None
+                self._note(f"{_reason(verdict)}; the next line answers this question again")
+                continue
             break
         duration = int((time.monotonic() - started) * 1000)
-        grade, verdict = grade_answer(question, text)
         if item.self_rated and verdict is not None:
             self._note(f"{text!r} is not a rating (1-4 or again/hard/good/easy); counted as again")
             verdict = None
         elif verdict is not None and not verdict.valid and item.kind == "choice":
             self._note(f"{text!r} is not one of the options; counted as a wrong answer")
+        elif asks_again(item, verdict):
+            self._note(f"{UNREADABLE_TRIES} unreadable answers in a row; counted as again")
         if verdict is not None:
             self._print(plain_text(verdict_line(verdict)))
         return Answered(grade=grade, answer=text, verdict=verdict, duration_ms=duration)

@@ -78,7 +78,7 @@ def test_hint_shows_the_hint_and_asks_again(run, store_home) -> None:
 def test_cram_leaves_the_schedule_alone(run, store_home) -> None:
     run("demo", input=ALL_RIGHT)
     before = json.loads(run("stats", "demo", "--json").stdout)
-    run("demo", "--cram", input="1\n2\n1\nx\nx\nx\nx\n")
+    run("demo", "--cram", input="1\n2\n1\n(T_q, d_k)\n0\n0\n(T_q, d_k)\n")
     after = json.loads(run("stats", "demo", "--json").stdout)
     assert after["due_per_day"] == before["due_per_day"]
     assert after["reviews"] == before["reviews"] + 7
