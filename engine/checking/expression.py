@@ -73,6 +73,7 @@ def check_expression(
     declared = {"positive": set(positive), "integer": set(integer), "matrices": set(noncommutative)}
     known = set(aliases).union(*declared.values())
     for author_text in [expected, *(wrong for wrong, _ in mistakes)]:
+        _refuse_unknown_functions(author_text, known, aliases)
         known |= names_used(
             author_text, symbols=known, aliases=aliases, matrices=declared["matrices"]
         )
@@ -192,6 +193,34 @@ def _without_unit(text: str) -> str | None:
     if len(unit) < 2 or not known_unit(unit):
         return None
     return text[: match.start()]
+
+
+_CALLED_NAME = re.compile(r"(?<![\w.\\])([A-Za-z][A-Za-z0-9]+)\(")
+
+
+def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> None:
+    """A bank answer that calls a function this checker does not know is an author error:
+    `cos(2*x)` must not be read as the product cos·2·x. (Raises BankError.)"""
+    from engine.checking.notation import CASELESS_FUNCTIONS
+    from engine.checking.safe_ast import FUNCTION_ALIASES, FUNCTION_NAMES
+
+    spellings = set(known) | {s for names in aliases.values() for s in names}
+    for match in _CALLED_NAME.finditer(text):
+        name = match.group(1)
+        if (
+            name in FUNCTION_NAMES
+            or name in FUNCTION_ALIASES
+            or name.lower() in CASELESS_FUNCTIONS
+            or name in spellings
+            or name in {"KroneckerDelta"}
+        ):
+            continue
+        raise BankError(
+            [
+                f"`{text}` calls `{name}(...)`, which is not a function the checker knows "
+                f"(known: {', '.join(sorted(FUNCTION_NAMES))}); a product needs a space or `*`"
+            ]
+        )
 
 
 def _has_kronecker(*expressions: Any) -> bool:

@@ -31,7 +31,7 @@ _TOKEN = re.compile(
 
 # Function names a learner may capitalise: `Softmax(...)` is softmax(...). Not E or Var, whose
 # capitals are their names, nor single letters.
-_CASELESS_FUNCTIONS = frozenset(
+CASELESS_FUNCTIONS = frozenset(
     {"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min", "sin", "cos", "tan", "sinh"}
     | {"cosh", "tanh"}
 )
@@ -111,7 +111,7 @@ class _NameTable:
             return [token]
         if token.text in FUNCTION_ALIASES:  # arcsin, arctan, lg
             return [Token("name", FUNCTION_ALIASES[token.text])]
-        if token.text.lower() in _CASELESS_FUNCTIONS:  # Softmax, SQRT, Exp
+        if token.text.lower() in CASELESS_FUNCTIONS:  # Softmax, SQRT, Exp
             return [Token("name", token.text.lower())]
         parts = self.split(token.text)
         if parts is None:

@@ -19,7 +19,7 @@ import pytest
 
 from engine.paths import STORE_FILE
 from tests.engine.cli.conftest import COMMAND, cli_env
-from tests.engine.cli.conftest import run as run  # noqa: F401 - the fixture
+from tests.engine.cli.conftest import run as run
 
 # The demo bank: recall-one (self-rated), choice-axis, number-std (8), ...
 BEFORE_NUMBER = "3\na\n"
