@@ -13,6 +13,8 @@ from datetime import datetime, time, timedelta
 from engine.bank.model import QuestionSet
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
+from engine.cards.typed import TypedItem
+from engine.checking.bounded import Checker, default_checker
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
@@ -62,8 +64,12 @@ def local_day_start(now: datetime) -> datetime:
     return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
 
 
-def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
-    """Suggested rating and verdict for one typed line. Self-rated cards parse a rating."""
+def grade_answer(
+    question: Question, text: str, checker: Checker | None = None
+) -> tuple[Grade, Verdict | None]:
+    """Suggested rating and verdict for one typed line. Self-rated cards parse a rating.
+
+    Typed answers are graded by `checker` (the session's; by default the bounded worker)."""
     item = question.item
     if item.self_rated:
         grade = Grade.parse(text)
@@ -76,7 +82,10 @@ def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
         verdict = item.grade_choice(text, question.seed)
     else:
         try:
-            verdict = item.grade(text)
+            if isinstance(item, TypedItem):
+                verdict = (checker or default_checker()).grade(item, text)
+            else:
+                verdict = item.grade(text)
         except AnswerError as exc:
             verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     return (Grade.GOOD if verdict.correct else Grade.AGAIN), verdict
@@ -102,8 +111,11 @@ class ReviewSession:
         new_per_day: int = DEFAULT_NEW_PER_DAY,
         cram: bool = False,
         tags: tuple[str, ...] = (),
+        checker: Checker | None = None,
     ) -> None:
         self.store = store
+        # Grades typed answers within a time bound, whatever is typed; passed in like the clock.
+        self.checker: Checker = checker or default_checker()
         self.qset = qset
         self.scheduling = scheduling
         self.clock = clock

@@ -76,7 +76,7 @@ class ComputedItem(TypedItem):
     def _well_formed(self) -> ComputedItem:
         if self.abs_tol is None and self.rel_tol is None and self.precision is None:
             raise ValueError(
-                "a computed item needs precision, abs_tol or rel_tol (how close is right)"
+                "a computed item needs abs_tol or rel_tol (how close is right), or a precision"
             )
         computation = computation_named(self.compute)
         computation.validate(self.inputs)  # raises ValueError with the author's mistake

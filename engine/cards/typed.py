@@ -1,8 +1,8 @@
 """Typed-answer cards: numbers, shapes and symbolic expressions, graded by `engine.checking`.
 
-`grade` and `check_bank` run the checking in the warm worker process of
-`engine.checking.bounded`, which bounds the time any SymPy step may take; `grade_in_process` and
-`check_bank_in_process` are the same logic run here (the worker calls them, and tests may). The
+Cards are pure: `grade` and `check_bank` run the checking in this process. What bounds the
+time any SymPy step may take is the checker the caller passes around (a session, `check`, lint:
+`engine.checking.bounded.BoundedChecker` runs the same methods in a warm worker process). The
 checking modules import SymPy, so they are imported inside those methods, never at start-up.
 """
 
@@ -107,18 +107,15 @@ class TypedItem(Item):
     mistakes: tuple[Mistake, ...] = ()
 
     def grade(self, answer: str) -> Verdict:
-        """Grade in the checking worker: a verdict within the time bound, whatever the input."""
-        from engine.checking.bounded import grade
-
-        return grade(self, answer)
+        """Grade here, in this process. Callers that need a time bound on any input (a session,
+        `check`, lint) grade through a checker instead: `checker.grade(item, answer)`."""
+        return self.grade_in_process(answer)
 
     def grade_in_process(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
         raise NotImplementedError
 
     def check_bank(self) -> list[str]:
-        from engine.checking.bounded import check_bank
-
-        return check_bank(self)
+        return self.check_bank_in_process()
 
     def check_bank_in_process(self) -> list[str]:
         return []
@@ -154,7 +151,7 @@ class NumberItem(TypedItem):
     def _well_formed(self) -> NumberItem:
         if self.abs_tol is None and self.rel_tol is None and self.precision is None:
             raise ValueError(
-                "a number item needs precision, abs_tol or rel_tol (how close is right)"
+                "a number item needs abs_tol or rel_tol (how close is right), or a precision"
             )
         if self.unit is not None:
             from engine.checking.units import known_unit
@@ -179,9 +176,10 @@ class NumberItem(TypedItem):
 
     def answer_text(self) -> str:
         if isinstance(self.answer, str):
-            from engine.checking.bounded import expected_value
-
-            value = expected_value(self)
+            try:
+                value: float | None = self.expected_value()
+            except (AnswerError, ValueError):
+                value = None
         else:
             value = float(self.answer)
         if value is None:  # not worked out in time: show what the bank says

@@ -102,12 +102,12 @@ def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES and char not in IGNORABLE_CHARS and not char.isspace():
             what = (
-                "a broken character (a lone surrogate"
+                "a broken character (a lone surrogate)"
                 if category == "Cs"
-                else "an invisible control character ("
+                else "an invisible control character"
             )
             raise refuse(
-                f"character {at} of the answer is {what} U+{ord(char):04X}); "
+                f"character {at} of the answer is {what} U+{ord(char):04X}; "
                 "delete it and type plain text"
             )
     depth = 0

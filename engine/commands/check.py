@@ -15,10 +15,12 @@ from engine.verdict import Verdict
 def run_check(
     set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None
 ) -> int:
-    from engine.checking.bounded import start_checker
+    from engine.cards.typed import TypedItem
+    from engine.checking.bounded import BoundedChecker
 
+    checker = BoundedChecker()
     # The checker imports SymPy in its own process while this one loads the bank.
-    start_checker()
+    checker.start()
     _, qset = load(set_name, data_dir)
     item = qset.item(item_id)
     if item is None:
@@ -26,7 +28,7 @@ def run_check(
     if item.self_rated:
         raise UsageError(f"{item_id!r} is a self-rated card: there is no answer to check")
     try:
-        verdict = item.grade(answer)
+        verdict = checker.grade(item, answer) if isinstance(item, TypedItem) else item.grade(answer)
     except AnswerError as exc:
         verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     if as_json:

@@ -47,9 +47,7 @@ class InteractiveFrontend:
         if not self._checker_started:
             # The checking worker imports SymPy while the learner reads the first question, so
             # grading is instant. `attnquiz quiz` has started it already; this is a no-op then.
-            from engine.checking.bounded import start_checker
-
-            start_checker()
+            session.checker.start()
             self._checker_started = True
         started = time.monotonic()
         graded: tuple[Grade, Verdict | None] = (Grade.AGAIN, None)
@@ -68,7 +66,7 @@ class InteractiveFrontend:
                 self.console.print(f"[dim]{COMMANDS_HELP}[/]")
                 continue
             if text and not item.self_rated:
-                graded = grade_answer(question, text)
+                graded = grade_answer(question, text, session.checker)
                 if asks_again(item, graded[1]):
                     # Not graded and not logged: say what could not be read and ask again.
                     assert graded[1] is not None

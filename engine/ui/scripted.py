@@ -62,7 +62,7 @@ class ScriptedFrontend:
             if text == ":hint":
                 self._print(plain_text(f"hint: {item.hint or 'no hint for this one'}"))
                 continue
-            grade, verdict = grade_answer(question, text)
+            grade, verdict = grade_answer(question, text, session.checker)
             if asks_again(item, verdict) and unreadable < UNREADABLE_TRIES - 1:
                 # Not graded, not logged: the next line answers the same question again.
                 unreadable += 1

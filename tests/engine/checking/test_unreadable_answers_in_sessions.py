@@ -10,27 +10,18 @@ from __future__ import annotations
 import os
 import pty
 import select
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from engine.paths import STORE_FILE
 from tests.engine.cli.conftest import COMMAND, cli_env
 from tests.engine.cli.conftest import run as run
+from tests.engine.cli.test_scripted_session import reviews
 
 # The demo bank: recall-one (self-rated), choice-axis, number-std (8), ...
 BEFORE_NUMBER = "3\na\n"
-
-
-def reviews(home: Path) -> list[tuple[str, int, str | None]]:
-    db = sqlite3.connect(home / STORE_FILE)
-    try:
-        return db.execute("SELECT item_id, rating, answer FROM reviews ORDER BY id").fetchall()
-    finally:
-        db.close()
 
 
 def test_an_unreadable_line_is_not_graded_and_the_next_line_answers_again(
