@@ -96,6 +96,7 @@ def _canonical(text: str) -> tuple[str, str]:
     plain = plain.replace("[", "(").replace("]", ")")
     plain = re.sub(r"(?<=[a-z0-9_)])\s*[*·.]\s*(?=[a-z(])", " ", plain)
     plain = re.sub(r"\^\((\w)\)", r"^\1", plain)
+    plain = re.sub(r"(?<=[a-z])\s*(?:\^\s*t|⊤)(?![a-z0-9_])", " ", plain)  # q^T k is q·k
     plain = re.sub(r"\s+", " ", plain).strip()
     spaced = re.sub(r"\s*([^\w\s])\s*", r"\1", plain)
     return spaced, spaced.replace(" ", "")

@@ -33,6 +33,7 @@ Aliases = Mapping[str, Sequence[str]]
 SIMPLIFY_LIMIT = 40
 SIMPLIFY_DEPTH = 6
 SIMPLIFY_EXPONENT = 10
+_BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
 # A number with two decimal points, `22.6.3`: a slip, not a product.
 _TWO_POINTS = re.compile(r"\d*\.\d+\.\d+")
 # The longest interpretation shown to a learner, in characters.
@@ -169,6 +170,9 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     """One link of a chain; a bracketed remark in words after it (`0 (by symmetry)`) is
     ignored, and a number may be a word (`zero`)."""
     text = number_word(text)
+    big_o = _BIG_O.fullmatch(text.strip())
+    if big_o:  # O(4T²d_k): the leading term, as the question asks
+        text = big_o.group(1)
     try:
         return read_expression(text, vocabulary, aliases=aliases)
     except AnswerError:
@@ -187,7 +191,7 @@ def _without_unit(text: str) -> str | None:
     from engine.checking.units import TRAILING_UNIT, known_unit
 
     match = TRAILING_UNIT.search(text)
-    if match is None or match.start() == 0 or not re.search(r"[)\d]\s*$", text[: match.start()]):
+    if match is None or match.start() == 0 or not re.search(r"[)\w]\s*$", text[: match.start()]):
         return None
     unit = match.group(1).strip()
     if len(unit) < 2 or not known_unit(unit):

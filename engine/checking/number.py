@@ -36,6 +36,10 @@ from engine.checking.statement import (
 from engine.errors import AnswerError
 from engine.verdict import Verdict
 
+# `above 40`, `at least 40`: a threshold asked for as a number.
+_THRESHOLD = re.compile(
+    r"^(?:above|over|at least|more than|greater than|beyond|from)\s+", re.IGNORECASE
+)
 # How far off, in steps of the last required digit, an answer still counts as the right idea.
 NEAR_MISS_STEPS = 5
 
@@ -167,7 +171,7 @@ def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[
 
 
 def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
-    text = number_word(link.strip())
+    text = number_word(_THRESHOLD.sub("", link.strip(), count=1))
     group = trailing_group(text)
     if group is not None:
         head, inner = group

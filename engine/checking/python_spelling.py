@@ -48,11 +48,18 @@ _SAME = {(0, 1), (-2, -1), (0, -1), (-2, 1), ()}
 class Rewritten:
     text: str
     notes: list[str] = field(default_factory=list)
+    torch: bool = False
+
+
+_TORCH = re.compile(r"\btorch\.|\bF\.|\bdim\s*=")
 
 
 def rewrite(text: str) -> Rewritten:
-    """Rewrite NumPy and Python spellings in `text`; see the module docstring."""
-    result = Rewritten(text)
+    """Rewrite NumPy and Python spellings in `text`; see the module docstring.
+
+    In PyTorch code (`torch.`, `F.softmax`, `dim=`) `K.transpose(-2, -1)` swaps the last two
+    axes, as PyTorch's transpose does; in NumPy it is a no-op and is read as such."""
+    result = Rewritten(text, torch=bool(_TORCH.search(text)))
     if "." not in text and "=" not in text and "|" not in text:
         return result
     result.text = _MODULE_CONSTANT.sub(lambda m: _CONSTANTS.get(m.group(1), m.group(1)), text)
@@ -132,7 +139,7 @@ def _method(operand: str, name: str, args: list[str], result: Rewritten) -> str 
         axes = _axes(args)
         if name == "transpose" and not args:
             return f"transpose({operand})"
-        if axes is not None and _is_swap(axes):
+        if axes is not None and (_is_swap(axes) or (result.torch and len(axes) == 2)):
             return f"transpose({operand})"
         if axes is not None and _is_same(axes):
             call = f"{operand}.{name}({', '.join(a.strip() for a in args)})"

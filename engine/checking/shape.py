@@ -60,6 +60,7 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
     `ℝ^{T_q × T_k}`, `QKᵀ ∈ ℝ^(T_q×T_k)`, `same shape as Q, (T_q, d_k)`, `T_q rows and T_k
     columns`."""
     text = split_chain(text).answer or text
+    text = re.sub(r"\s+(?:matrix|array|tensor|matrices)\s*$", "", text, flags=re.IGNORECASE)
     rows = _ROWS_COLUMNS.match(text)
     if rows:
         return f"({rows.group(1)}, {rows.group(2)})"

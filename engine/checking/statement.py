@@ -23,6 +23,10 @@ _RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
 _APPROXIMATELY = re.compile(
     r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE
 )
+# `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
+_TRAILING = re.compile(
+    r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
+)
 EXACT = "="
 # The relations after which a link must equal the next one exactly.
 _EXACT_RELATIONS = {"=", "=="}
@@ -48,6 +52,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
+    statement = _TRAILING.sub("", statement)
     links, relations = [], []
     depth, start = 0, 0
     i = 0
