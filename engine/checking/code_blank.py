@@ -250,7 +250,7 @@ class _Evaluator:
         base = self.value(node.value)
         name = node.attr
         if base is np:
-            if name in {"inf", "infty"}:
+            if name in {"inf", "infty", "Inf", "Infinity", "PINF"}:
                 return np.inf
             if name == "NINF":
                 return -np.inf

@@ -52,6 +52,7 @@ _REAL_SPACE = re.compile(r"^\s*(?:ℝ|R|\\mathbb\s*\{\s*R\s*\}|\\mathbb\s+R|\\R)
 _ROWS_COLUMNS = re.compile(
     r"^\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*$", re.IGNORECASE
 )
+_BRACKETS_THEN_WORDS = re.compile(r"^\s*([(\[][^()\[\]]*[)\]])\s*[-—–,;:]?\s*(.+)$")
 _TRAILING_BRACKETS = re.compile(r"^(.*?)[\s,:]*([(\[].*[)\]])\s*$", re.DOTALL)
 
 
@@ -61,6 +62,10 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
     columns`."""
     text = split_chain(text).answer or text
     text = re.sub(r"\s+(?:matrix|array|tensor|matrices)\s*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*-\s*by\s*-\s*", " by ", text)
+    remark = _BRACKETS_THEN_WORDS.match(text)
+    if remark and has_words(remark.group(2)):
+        return remark.group(1)  # `(T_q, d_v) — same rows as Q`
     rows = _ROWS_COLUMNS.match(text)
     if rows:
         return f"({rows.group(1)}, {rows.group(2)})"

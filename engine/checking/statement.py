@@ -27,6 +27,10 @@ _APPROXIMATELY = re.compile(
 _TRAILING = re.compile(
     r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
 )
+# `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+_QUALIFIER = re.compile(
+    r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
+)
 EXACT = "="
 # The relations after which a link must equal the next one exactly.
 _EXACT_RELATIONS = {"=", "=="}
@@ -52,7 +56,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
-    statement = _TRAILING.sub("", statement)
+    statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
     links, relations = [], []
     depth, start = 0, 0
     i = 0
