@@ -45,7 +45,7 @@ class Grade:
     output: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """The `submit --json` object of SPEC.md."""
+        """The `submit --json` object of docs/spec.md."""
         return {
             "passed": self.passed,
             "verdict": self.verdict,

@@ -1,7 +1,7 @@
 """The classic mistakes, as functions: each computes what a learner's buggy code computes.
 
 `attnquiz submit` compares a submission's outputs with these to name the mistake it made; the
-names are the diagnosis names of SPEC.md. Each takes the same arguments as the reference.
+names are the diagnosis names of docs/spec.md. Each takes the same arguments as the reference.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def unstable_softmax(
         return naive_softmax(_masked(scores, mask, dtype), axis=-1) @ v
 
 
-# Diagnosis name (SPEC.md) -> what the buggy attention computes.
+# Diagnosis name (docs/spec.md) -> what the buggy attention computes.
 ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "missing_transpose": missing_transpose,
     "scale_by_d": scale_by_d,

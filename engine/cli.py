@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from engine import __version__
+import engine
 
 app = typer.Typer(
     name="attnquiz",
@@ -39,7 +39,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a t
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"attnquiz {__version__}")
+        typer.echo(f"attnquiz {engine.__version__}")
         raise typer.Exit()
 
 
@@ -333,12 +333,16 @@ def main(argv: list[str] | None = None) -> int:
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    command = next((a for a in args if not a.startswith("-")), None)
-    if command in GRADING_COMMANDS and not {"-h", "--help"} & set(args):
-        from engine.checking.bounded import start_checker
 
-        start_checker()
-    return run_guarded(lambda: app(args, prog_name="attnquiz", standalone_mode=False))
+    def run() -> object:
+        command = next((a for a in args if not a.startswith("-")), None)
+        if command in GRADING_COMMANDS and not {"-h", "--help"} & set(args):
+            from engine.checking.bounded import start_checker
+
+            start_checker()
+        return app(args, prog_name="attnquiz", standalone_mode=False)
+
+    return run_guarded(run)
 
 
 if __name__ == "__main__":

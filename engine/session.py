@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from engine.bank.model import QuestionSet
+from engine.bank.siblings import bury_siblings
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.typed import TypedItem
@@ -18,6 +19,7 @@ from engine.checking.bounded import Checker, default_checker
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
+from engine.store.retired import carry_over_retired
 from engine.store.reviews import Recorded
 from engine.verdict import Verdict
 
@@ -126,6 +128,7 @@ class ReviewSession:
         self._learning: list[tuple[datetime, str]] = []
         self._asked = 0
         now = clock()
+        carry_over_retired(store, qset.name, qset.successors)
         self.session_id = store.start_session(qset.name, "cram" if cram else "review", now)
         self._queue: deque[str] = deque(self._initial_queue(now, new_per_day))
 
@@ -144,8 +147,10 @@ class ReviewSession:
         due = sorted((c.due, i) for i, c in cards.items() if is_due(c))  # type: ignore[misc]
         introduced = self.store.introduced_since(self.qset.name, local_day_start(now), ids)
         room = max(0, new_per_day - introduced)
-        new = [i for i in ids if i not in cards][:room]
-        return [i for _, i in due] + new
+        due_ids, new_ids = bury_siblings(
+            [i for _, i in due], [i for i in ids if i not in cards], self.qset.siblings
+        )
+        return due_ids + new_ids[:room]
 
     # -- what comes next ---------------------------------------------------------------------
     def remaining(self) -> tuple[int, int]:

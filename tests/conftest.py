@@ -1,11 +1,17 @@
-"""Every test gets its own store folder, with the tiny fixture course as a user set."""
+"""Shared fixtures: every test gets its own store folder, with the tiny fixture course as a user
+set, and `run`, the command line run in-process."""
 
 from __future__ import annotations
 
 import shutil
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from typer.testing import CliRunner
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -19,3 +25,51 @@ def store_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ATTNQUIZ_NOW", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     return home
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """What a run of `attnquiz` left behind, named as `subprocess.CompletedProcess` names it."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+Run = Callable[..., CliResult]
+
+
+def run_cli(*args: str, input: str = "", env: Mapping[str, str | None] | None = None) -> CliResult:
+    """Run `attnquiz ARGS` in this process, as the console script does (`engine.cli.main`, with
+    its error edge and exit codes), with `input` as a non-terminal standard input, stdout and
+    stderr captured apart, and `env` set (a None value unsets a variable) for the run only."""
+    from engine.checking import bounded
+    from engine.cli import main
+
+    runner = CliRunner()
+    overrides: dict[str, str | None] = {"COLUMNS": "100", **(env or {})}
+    # The checking worker stays warm from one run to the next (a real process closes it as it
+    # ends; that is tested in real processes in tests/engine/checking/test_worker_lifecycle.py):
+    # its SymPy start-up would otherwise be most of the time of every run that grades.
+    keep_warm = mock.patch.object(bounded, "close_checker", lambda: None)
+    with keep_warm, runner.isolation(input=input, env=overrides) as (out, err, _):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # e.g. --show-completion; the interpreter would exit so
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stdout, stderr = out.getvalue(), err.getvalue()  # before the streams are closed
+    return CliResult(
+        returncode=code,
+        stdout=stdout.decode("utf-8", "replace"),
+        stderr=stderr.decode("utf-8", "replace"),
+    )
+
+
+@pytest.fixture
+def run(store_home: Path) -> Run:
+    """The command line in-process (Typer's CliRunner): exit code, stdout and stderr, as a
+    script would see them. Use a real process only where the process itself is the point."""
+    return run_cli

@@ -7,9 +7,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_every_bank_and_the_type_marker(tmp_path: Path) -> None:
     build = subprocess.run(
         [

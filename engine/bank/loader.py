@@ -8,8 +8,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.bank.giveaways import hint_giveaway, longest_option_warning
+from engine.bank.lineage import lineage_problems
 from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
 from engine.bank.set_files_merge import merge_set_files
+from engine.bank.siblings import lone_groups
 from engine.bank.validation_messages import report_validation, validate_file
 from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.cards import KINDS, Item
@@ -23,6 +26,8 @@ class LoadedFile:
     header: BankHeader | None = None
     items: list[Item] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # What lint points out without refusing the bank (a hint that gives its answer away).
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_bank_file(
@@ -67,7 +72,30 @@ def load_bank_file(
         result.items.append(item)
     if result.header and not raw_items:
         doc.problem(doc.line_of(("items",)), "the bank has no items")
+    for line, problem in lineage_problems(result.items):
+        doc.problem(line, problem)
+    if deep:
+        result.warnings = _warnings(doc.path, result.items)
     return result
+
+
+def _warnings(path: str, items: list[Item]) -> list[str]:
+    """Lint's advice on a file's items: hints that give the answer away, lone sibling groups,
+    and right options that are longest too often."""
+    found = []
+    for item in items:
+        giveaway = hint_giveaway(item)
+        if giveaway:
+            found.append(f"{path}:{item.line}: warning: item {item.id!r}: {giveaway}")
+    lines = {item.id: item.line for item in items}
+    for group, only in lone_groups(items).items():
+        found.append(
+            f"{path}:{lines[only]}: warning: item {only!r} is alone in sibling group {group!r}"
+        )
+    longest = longest_option_warning(items)
+    if longest:
+        found.append(f"{path}:1: warning: {longest}")
+    return found
 
 
 def _load_item(
@@ -111,6 +139,19 @@ def _deep_check(item: Item) -> list[str]:
         return [f"cannot check the stated answer: {exc}"]
 
 
+def _retired_elsewhere(items: list[Item], where: dict[str, str]) -> list[str]:
+    """A retired id that another file of the set still has as an item (within one file this
+    is reported as the file loads)."""
+    file_of = {item_id: place.rsplit(":", 1)[0] for item_id, place in where.items()}
+    return [
+        f"{where[item.id]}: item {item.id!r} replaces {old!r}, which is still an item "
+        f"in {file_of[old]}"
+        for item in items
+        for old in item.replaces
+        if old in file_of and file_of[old] != file_of[item.id]
+    ]
+
+
 def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:
     """Load every file of a set; raise BankError listing all problems if any file is invalid."""
     merged = merge_set_files(
@@ -119,8 +160,9 @@ def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:
         lambda path, shown: load_bank_file(path, shown, set_name=name),
         lambda loaded: loaded.items,
     )
-    if merged.problems:
-        raise BankError(merged.problems)
+    problems = merged.problems + _retired_elsewhere(merged.entries, merged.where)
+    if problems:
+        raise BankError(problems)
     return QuestionSet(
         name=name,
         title=merged.title,

@@ -8,6 +8,8 @@ from functools import cached_property
 from pydantic import Field
 
 from engine.bank.file_header import FileHeader
+from engine.bank.lineage import successors_of
+from engine.bank.siblings import sibling_map
 from engine.cards.base import Item
 from engine.cards.typed import Aliases
 
@@ -42,3 +44,13 @@ class QuestionSet:
     @property
     def ids(self) -> list[str]:
         return [item.id for item in self.items]
+
+    @cached_property
+    def siblings(self) -> dict[str, frozenset[str]]:
+        """Item id -> the ids of its siblings (cards not shown in the same session)."""
+        return sibling_map(self.items)
+
+    @cached_property
+    def successors(self) -> dict[str, tuple[str, ...]]:
+        """Retired item id -> the items that took it over (and its review history)."""
+        return successors_of(self.items)

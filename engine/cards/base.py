@@ -36,6 +36,13 @@ class Item(BaseModel):
     explanation: Text | None = None
     # Numbers quoted in the prompt or explanation, each with the computation that gives it.
     stated: tuple[StatedValue, ...] = ()
+    # Sibling groups: cards that would give each other away, or ask one fact from two sides,
+    # share a group name, and a review session shows at most one card of a group (as Anki
+    # buries the siblings of a note). See engine/bank/siblings.py.
+    siblings: tuple[Tag, ...] = ()
+    # Ids of retired items this item takes over: their review history carries over to it
+    # (a card split in three names the old id in each of the three). See engine/bank/lineage.py.
+    replaces: tuple[ItemId, ...] = ()
     # Line of the item in its bank, for messages; set by the loader, never written by authors.
     line: int = Field(default=0, exclude=True)
 

@@ -54,6 +54,11 @@ def normalise_code(text: str) -> str:
     return re.sub(r"\s+", "", text).rstrip(";")
 
 
+def _filled(part: str) -> str:
+    """A stretch of cloze text with every blank filled in, normalised."""
+    return normalise_code(_CLOZE.sub(lambda m: m.group(2), part))
+
+
 @register_kind
 class ClozeItem(TypedItem):
     kind_name: ClassVar[str] = "cloze"
@@ -131,13 +136,15 @@ class ClozeItem(TypedItem):
             check_size(answer)
         except AnswerError as error:
             return Verdict(correct=False, valid=False, feedback=str(error))
-        given = normalise_code(answer)
+        plain = normalise_code(answer)
+        given = self._piece_of(plain)
         if not given:
             return Verdict(
                 correct=False, valid=False, feedback="could not read this: type the missing piece"
             )
         if _CODE.search(self.text):
-            computed = self._grade_code(answer)
+            # A learner who typed the whole line is judged on the piece it holds.
+            computed = self._grade_code(answer if given == plain else given)
             if computed is not None:
                 return computed
         right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
@@ -188,6 +195,19 @@ class ClozeItem(TypedItem):
         if result.note:
             feedback = f"{result.note}; {feedback}"
         return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
+
+    def _piece_of(self, given: str) -> str:
+        """The piece a normalised answer gives: a learner who types the whole filled line
+        (`return A @ V` for the blank of `return [ ___ ]`) gives the piece with its context."""
+        blank = self.asked()
+        start = self.text.rfind("\n", 0, blank.start) + 1
+        end = self.text.find("\n", blank.end)
+        before = _filled(self.text[start : blank.start])
+        after = _filled(self.text[blank.end : end if end >= 0 else None])
+        context = (before or after) and len(given) > len(before) + len(after)
+        if context and given.startswith(before) and given.endswith(after):
+            return given[len(before) : len(given) - len(after)]
+        return given
 
     def _grade_expression(self, answer: str) -> Verdict:
         from engine.checking import check_expression

@@ -138,16 +138,27 @@ COST_MENU = (
     ),
     Computation(
         "qk_intensity",
-        {"T": Param("length"), "d_k": Param("dim"), "dtype": Param("dtype")},
-        intensity,
+        {
+            "T": Param("length"),
+            "d_k": Param("dim"),
+            "dtype": Param("dtype"),
+            # How often the T × T scores cross the memory bus: written and read back by the
+            # softmax (2), or written once as some write-ups count it (1).
+            "s_passes": Param("count", default=2),
+        },
+        lambda i: intensity(i, s_trips=i["s_passes"]),
         slips=(
             Slip(
                 "that counts S once; this card counts its write and the softmax reading it back",
-                lambda i: intensity(i, s_trips=1),
+                lambda i: intensity(i, s_trips=1) if i["s_passes"] == 2 else None,
+            ),
+            Slip(
+                "that also counts the softmax reading S back; this card counts S written once",
+                lambda i: intensity(i, s_trips=2) if i["s_passes"] == 1 else None,
             ),
             Slip(
                 "that is FLOPs per number; divide by the bytes per number",
-                lambda i: intensity(i, per_byte=False),
+                lambda i: intensity(i, s_trips=i["s_passes"], per_byte=False),
             ),
         ),
     ),

@@ -2,9 +2,10 @@
 
 A `grade` reply carries a `Verdict`; a `check_step` request carries the step's `Assumptions` and
 its reply a `StepVerdict` (with its `BrokenLink`s). All cross the process boundary as JSON
-objects of strings, numbers, booleans and lists, never as pickled objects; reading them back
-checks every field's type and raises ValueError for anything else, so a confused or hostile
-reply can never turn into a verdict.
+objects of strings, numbers, booleans and lists, never as pickled objects. Reading them back goes
+through strict pydantic models of the wire format: every field has exactly its type (no "1" for
+1, no 1 for true), unknown fields are refused, and anything else raises ValueError (pydantic's
+ValidationError is one), so a confused or hostile reply can never turn into a verdict.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.checking.derivation_step import Assumptions, BrokenLink, StepVerdict
 from engine.verdict import Verdict
@@ -30,6 +33,102 @@ _NAME_LISTS = (
 )
 
 
+class _Wire(BaseModel):
+    """A JSON object as it must arrive: exact types, and no field the reader does not know."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class _VerdictWire(_Wire):
+    correct: bool
+    valid: bool
+    interpreted_as: str
+    feedback: str
+    score: float  # an integer too (JSON has one kind of number), never a boolean
+
+    def read(self) -> Verdict:
+        return Verdict(**self.model_dump())  # ValueError if correct but unreadable
+
+
+class _AssumptionsWire(_Wire):
+    normal_vectors: list[str] = []
+    dimension: str = "d_k"
+    vector_indices: list[str] = []
+    indices: list[str] = []
+    count: str = "n"
+    symbols: list[str] = []
+    positive: list[str] = []
+    integer: list[str] = []
+    matrices: list[str] = []
+    aliases: dict[str, list[str]] = {}
+    definitions: dict[str, str] = {}
+
+    def read(self) -> Assumptions:
+        return Assumptions(
+            **{name: tuple(getattr(self, name)) for name in _NAME_LISTS},
+            dimension=self.dimension,
+            count=self.count,
+            aliases={name: tuple(spellings) for name, spellings in self.aliases.items()},
+            definitions=dict(self.definitions),
+        )
+
+
+class _BrokenLinkWire(_Wire):
+    left: str
+    right: str
+    left_value: str
+    right_value: str
+    from_previous_line: bool = False
+
+
+class _StepVerdictWire(_Wire):
+    readable: bool
+    valid: bool
+    reaches_expected: bool
+    interpreted_as: str = ""
+    message: str = ""
+    broken: list[_BrokenLinkWire] = []
+    value: str = ""
+    last_side: str = ""
+    rules: list[str] = []
+    checked: bool = True
+
+    def read(self) -> StepVerdict:
+        if self.valid and not self.readable:
+            raise ValueError("an unreadable line cannot be valid")
+        fields = {name: getattr(self, name) for name in type(self).model_fields}
+        fields["broken"] = tuple(BrokenLink(**link.model_dump()) for link in self.broken)
+        fields["rules"] = tuple(self.rules)
+        return StepVerdict(**fields)
+
+
+Mistake = Annotated[list[str], Field(min_length=2, max_length=2)]
+
+
+class _StepRequestWire(_Wire):
+    # The request's own envelope (`op`, `id`) is the worker's business, not this reader's.
+    model_config = ConfigDict(extra="ignore")
+
+    previous: str | None = None
+    step: str
+    expected: str | None = None
+    assumptions: _AssumptionsWire = _AssumptionsWire()
+    mistakes: list[Mistake] = []  # pairs of value and message
+
+
+_W = TypeVar("_W", bound=_Wire)
+
+
+def _read(model: type[_W], data: object, what: str) -> _W:
+    """`data` as `model`, or one short ValueError saying where and what is wrong."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(f"{what}{f' {where}' if where else ''}: {first['msg']}") from None
+
+
 def assumptions_to_data(assumptions: Assumptions) -> Data:
     return {
         **{name: list(getattr(assumptions, name)) for name in _NAME_LISTS},
@@ -41,16 +140,7 @@ def assumptions_to_data(assumptions: Assumptions) -> Data:
 
 
 def assumptions_from_data(data: object) -> Assumptions:
-    fields = _object(data, "assumptions", {f.name for f in dataclasses.fields(Assumptions)})
-    aliases = _object(fields.get("aliases", {}), "aliases")
-    definitions = _object(fields.get("definitions", {}), "definitions")
-    return Assumptions(
-        **{name: _strings(fields.get(name, []), name) for name in _NAME_LISTS},
-        dimension=_string(fields.get("dimension", "d_k"), "dimension"),
-        count=_string(fields.get("count", "n"), "count"),
-        aliases={str(name): _strings(spellings, name) for name, spellings in aliases.items()},
-        definitions={str(name): _string(text, name) for name, text in definitions.items()},
-    )
+    return _read(_AssumptionsWire, data, "assumptions").read()
 
 
 @dataclass(frozen=True)
@@ -78,36 +168,19 @@ def request_to_data(request: StepRequest) -> Data:
 
 def request_from_data(data: Mapping[str, Any]) -> StepRequest:
     """The call a `check_step` request asks for; ValueError if it is malformed."""
-    mistakes = data.get("mistakes", [])
-    if not isinstance(mistakes, list):
-        raise ValueError("mistakes must be a list of pairs")
-    pairs = []
-    for pair in mistakes:
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise ValueError("each mistake is a pair of value and message")
-        pairs.append((_string(pair[0], "a mistake"), _string(pair[1], "a mistake's message")))
+    wire = _read(_StepRequestWire, data, "request")
     return StepRequest(
-        previous=_optional_string(data.get("previous"), "previous"),
-        step=_string(data.get("step"), "step"),
-        expected=_optional_string(data.get("expected"), "expected"),
-        assumptions=assumptions_from_data(data.get("assumptions", {})),
-        mistakes=tuple(pairs),
+        previous=wire.previous,
+        step=wire.step,
+        expected=wire.expected,
+        assumptions=wire.assumptions.read(),
+        mistakes=tuple((value, message) for value, message in wire.mistakes),
     )
 
 
 def verdict_from_data(data: object) -> Verdict:
     """The Verdict a `grade` reply describes; ValueError unless every field has the right type."""
-    fields = _object(data, "verdict")
-    score = fields.get("score")
-    if not isinstance(score, int | float) or isinstance(score, bool):
-        raise ValueError("score must be a number")
-    return Verdict(
-        correct=_flag(fields.get("correct"), "correct"),
-        valid=_flag(fields.get("valid"), "valid"),
-        interpreted_as=_string(fields.get("interpreted_as"), "interpreted_as"),
-        feedback=_string(fields.get("feedback"), "feedback"),
-        score=float(score),
-    )
+    return _read(_VerdictWire, data, "verdict").read()
 
 
 def step_verdict_to_data(verdict: StepVerdict) -> Data:
@@ -116,64 +189,4 @@ def step_verdict_to_data(verdict: StepVerdict) -> Data:
 
 def step_verdict_from_data(data: object) -> StepVerdict:
     """The StepVerdict a reply describes; ValueError unless every field has the right type."""
-    fields = _object(data, "verdict", {f.name for f in dataclasses.fields(StepVerdict)})
-    broken = fields.get("broken", [])
-    if not isinstance(broken, list):
-        raise ValueError("broken must be a list")
-    verdict = StepVerdict(
-        readable=_flag(fields.get("readable"), "readable"),
-        valid=_flag(fields.get("valid"), "valid"),
-        reaches_expected=_flag(fields.get("reaches_expected"), "reaches_expected"),
-        interpreted_as=_string(fields.get("interpreted_as", ""), "interpreted_as"),
-        message=_string(fields.get("message", ""), "message"),
-        broken=tuple(_link(link) for link in broken),
-        value=_string(fields.get("value", ""), "value"),
-        last_side=_string(fields.get("last_side", ""), "last_side"),
-        rules=_strings(fields.get("rules", []), "rules"),
-        checked=_flag(fields.get("checked", True), "checked"),
-    )
-    if verdict.valid and not verdict.readable:
-        raise ValueError("an unreadable line cannot be valid")
-    return verdict
-
-
-def _link(data: object) -> BrokenLink:
-    fields = _object(data, "broken link", {f.name for f in dataclasses.fields(BrokenLink)})
-    return BrokenLink(
-        left=_string(fields.get("left"), "left"),
-        right=_string(fields.get("right"), "right"),
-        left_value=_string(fields.get("left_value"), "left_value"),
-        right_value=_string(fields.get("right_value"), "right_value"),
-        from_previous_line=_flag(fields.get("from_previous_line", False), "from_previous_line"),
-    )
-
-
-def _object(data: object, what: str, allowed: set[str] | None = None) -> Mapping[str, Any]:
-    if not isinstance(data, dict) or not all(isinstance(key, str) for key in data):
-        raise ValueError(f"{what} must be a JSON object")
-    unknown = set(data) - allowed if allowed is not None else set()
-    if unknown:
-        raise ValueError(f"{what} has unknown fields: {', '.join(sorted(unknown))}")
-    return data
-
-
-def _string(value: object, what: object) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{what} must be a string")
-    return value
-
-
-def _optional_string(value: object, what: str) -> str | None:
-    return None if value is None else _string(value, what)
-
-
-def _strings(value: object, what: object) -> tuple[str, ...]:
-    if not isinstance(value, list | tuple):
-        raise ValueError(f"{what} must be a list of strings")
-    return tuple(_string(item, what) for item in value)
-
-
-def _flag(value: object, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{what} must be true or false")
-    return value
+    return _read(_StepVerdictWire, data, "verdict").read()

@@ -23,6 +23,9 @@ def run_check(
     checker.start()
     _, qset = load(set_name, data_dir)
     item = qset.item(item_id)
+    if item is None and item_id in qset.successors:
+        now = ", ".join(qset.successors[item_id])
+        raise UsageError(f"item {item_id!r} of set {set_name} was retired; it is now: {now}")
     if item is None:
         raise UsageError(f"set {set_name} has no item {item_id!r} (see: attnquiz list {set_name})")
     if item.self_rated:

@@ -1,23 +1,75 @@
-"""Turn every failure into one line on stderr and the exit code SPEC.md promises."""
+"""The one edge where failures meet the user: one line on stderr and the exit code docs/spec.md
+promises.
+
+Library code raises domain errors (`engine.errors`); this module alone words them for the person
+at the terminal and picks the exit code. Anything else that escapes a command is a bug in
+attnquiz: it exits 70 with a line that says so, and `ATTNQUIZ_DEBUG=1` adds the traceback.
+"""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
 import typer
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+from engine.exit_codes import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    EXIT_USAGE,
+)
+
+__all__ = [
+    "DEBUG_ENV",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_NEGATIVE",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "error_line",
+    "run_guarded",
+]
+
+DEBUG_ENV = "ATTNQUIZ_DEBUG"
+"""Set to 1 to see the traceback of an internal error."""
 
 
 def error_line(message: str) -> None:
     print(f"attnquiz: error: {message}", file=sys.stderr, flush=True)
 
 
+def internal_error_line(exc: BaseException) -> str:
+    """What the user reads after a bug: that it is one, and how to report it; not the raw text."""
+    return (
+        f"internal error ({type(exc).__name__}): this is a bug in attnquiz, not something you "
+        f"did. Please report it with the command you ran; run it again with {DEBUG_ENV}=1 to "
+        "see the traceback."
+    )
+
+
+def _debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+
+
+def _command_line_error(exc: typer.TyperException) -> int:
+    """Typer's (Click's) own errors: a wrong option, a missing argument, a value out of range."""
+    message = exc.format_message()
+    if not message:  # `attnquiz` or `attnquiz lab` alone: Typer has already printed the help
+        return EXIT_OK
+    ctx = getattr(exc, "ctx", None)  # a usage error knows the command it came from
+    hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+    error_line(f"{message}{hint}")
+    return EXIT_USAGE
+
+
 def run_guarded(run: Callable[[], Any]) -> int:
+    """Run a command and map what it returns or raises to an exit code."""
     from engine.errors import AttnquizError
 
     try:
@@ -26,6 +78,8 @@ def run_guarded(run: Callable[[], Any]) -> int:
         return int(exc.exit_code)
     except (KeyboardInterrupt, typer.Abort):
         return EXIT_INTERRUPTED
+    except typer.TyperException as exc:
+        return _command_line_error(exc)
     except AttnquizError as exc:
         error_line(str(exc))
         return EXIT_USAGE
@@ -38,17 +92,8 @@ def run_guarded(run: Callable[[], Any]) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:
-        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-            # A command-line usage error from Typer (wrong option, missing argument).
-            message = exc.format_message()
-            if not message:  # `attnquiz` alone: Typer has printed the help
-                return EXIT_OK
-            ctx = getattr(exc, "ctx", None)
-            hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
-            error_line(f"{message}{hint}")
-            return EXIT_USAGE
-        if os.environ.get("ATTNQUIZ_DEBUG"):
-            raise
-        error_line(f"internal error: {type(exc).__name__}: {exc} (ATTNQUIZ_DEBUG=1 shows details)")
-        return EXIT_NEGATIVE
-    return int(result or 0) if isinstance(result, int) else EXIT_OK
+        if _debugging():
+            traceback.print_exception(exc, file=sys.stderr)
+        error_line(internal_error_line(exc))
+        return EXIT_INTERNAL
+    return int(result) if isinstance(result, int) else EXIT_OK

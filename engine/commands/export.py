@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine.clock import make_clock
 from engine.commands.context import load
+from engine.exit_codes import EXIT_OK
 
 
 def run_export(set_name: str, anki: Path, with_schedule: bool, data_dir: Path | None) -> int:
@@ -33,4 +34,4 @@ def run_export(set_name: str, anki: Path, with_schedule: bool, data_dir: Path | 
 
     # rich wraps the line at the terminal's width (80 columns at most when piped)
     make_console().print(exported.summary(), markup=False)
-    return 0
+    return EXIT_OK

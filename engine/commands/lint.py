@@ -109,6 +109,7 @@ def lint_drills(path: Path, set_name: str | None, seen: dict[str, str]) -> tuple
 
 def run_lint(paths: list[Path]) -> int:
     files, problems = bank_files(paths)
+    warnings: list[str] = []
     ids_by_set: dict[str, dict[str, str]] = {}
     drill_ids: dict[str | None, dict[str, str]] = {}
     total_items = 0
@@ -127,6 +128,7 @@ def run_lint(paths: list[Path]) -> int:
         name = set_name_of(path)
         loaded = load_bank_file(path, str(path), deep=True, set_name=name)
         problems.extend(loaded.problems)
+        warnings.extend(loaded.warnings)
         total_items += len(loaded.items)
         if name is None:
             continue
@@ -137,10 +139,11 @@ def run_lint(paths: list[Path]) -> int:
                     f"{path}:{item.line}: duplicate id {item.id!r} (also in {seen[item.id]})"
                 )
             seen.setdefault(item.id, f"{path}:{item.line}")
-    for problem in problems:
-        print(problem, file=sys.stderr)
+    for line in (*problems, *warnings):
+        print(line, file=sys.stderr)
     if problems:
         print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
         return EXIT_USAGE
-    print(f"{len(files)} file(s), {total_items} items: no problems")
+    advice = f" ({len(warnings)} warning(s))" if warnings else ""
+    print(f"{len(files)} file(s), {total_items} items: no problems{advice}")
     return EXIT_OK

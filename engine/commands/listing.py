@@ -8,6 +8,7 @@ from rich.table import Table
 
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
+from engine.exit_codes import EXIT_OK
 from engine.ui.console import make_console
 from engine.ui.describe import phase_name, when
 
@@ -37,4 +38,4 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
             when(card.due, now) if card else "-",
         )
     make_console().print(table)
-    return 0
+    return EXIT_OK

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
+from engine.exit_codes import EXIT_OK
 from engine.schedule import Scheduling
 from engine.stats import SetStats, set_stats
 from engine.store.parameters import ParametersInUse, parameters_in_use
@@ -37,7 +38,7 @@ def run_stats(set_name: str, as_json: bool, retention: float, data_dir: Path | N
         )
     else:
         show(stats, now, in_use)
-    return 0
+    return EXIT_OK
 
 
 def print_chart(console: Console, chart: str, colour: bool) -> None:

@@ -17,6 +17,7 @@ from engine.drills.rapid_file import load_rapid_drill, rapid_drill_file
 from engine.drills.rapid_round import draw_questions, run_round, shape_grader
 from engine.drills.timed_records import TimedRecords
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK
 
 MAX_SEED = 999_999
 
@@ -61,5 +62,5 @@ def run_rapid(
         close_checker()
     if run.interrupted:
         print("interrupted: this round is saved", file=sys.stderr)
-        return 130
-    return 0 if run.within_limit else 1
+        return EXIT_INTERRUPTED
+    return EXIT_OK if run.within_limit else EXIT_NEGATIVE

@@ -125,7 +125,7 @@ class DrillTerminal:
 
     def self_rated_step(self, run: DrillRun, step: DrillStep) -> None:
         if self.console is None:
-            # Scripted: the one line of a self-rated step is its rating (SPEC.md).
+            # Scripted: the one line of a self-rated step is its rating (docs/spec.md).
             self.say(f"(self-rated) write it for yourself, then {RATING_PROMPT}")
             text = self.read("rating")
             grade = Grade.parse(text)

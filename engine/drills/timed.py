@@ -13,6 +13,7 @@ from engine.drills.timed_grading import BankChecker, question_text
 from engine.drills.timed_records import TimedRecords
 from engine.drills.timed_run import run_drill
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK
 
 
 def run_timed(set_name: str, data_dir: Path | None) -> int:
@@ -52,5 +53,5 @@ def run_timed(set_name: str, data_dir: Path | None) -> int:
         close_checker()
     if run.interrupted:
         print("interrupted: this attempt is saved", file=sys.stderr)
-        return 130
-    return 0 if run.within_limit else 1
+        return EXIT_INTERRUPTED
+    return EXIT_OK if run.within_limit else EXIT_NEGATIVE

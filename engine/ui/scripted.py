@@ -1,6 +1,6 @@
 """The scripted front end: one line per question from standard input, plain text out.
 
-Used when standard input is not a terminal (SPEC.md, "Scripted use"): no pauses, an empty line
+Used when standard input is not a terminal (docs/spec.md, "Scripted use"): no pauses, an empty line
 or end of input ends the session, and a line that is no valid rating or choice counts as Again.
 """
 

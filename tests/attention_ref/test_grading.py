@@ -54,6 +54,7 @@ def test_an_exception_is_an_error_with_its_line() -> None:
     assert "ValueError: not written yet (line 2)" in grade.cases[0].message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "verdicts"),
     [

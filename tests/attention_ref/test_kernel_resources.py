@@ -18,6 +18,9 @@ import pytest
 
 from attention_ref.kernel import flash_attention
 
+# Compiles and measures the kernel in fresh processes.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

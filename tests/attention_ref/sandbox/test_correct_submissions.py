@@ -15,6 +15,9 @@ from attention_ref.sandbox import Limits, Sandbox
 
 from .conftest import BENIGN, LIMITS, MARGIN, assert_nothing_left, inputs, needs_root
 
+# Real sandboxes: a confined process per test.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def correct() -> Iterator[Sandbox]:

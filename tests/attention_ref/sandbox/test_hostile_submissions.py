@@ -28,6 +28,9 @@ from .conftest import (
     with_params,
 )
 
+# Each test runs a hostile submission in a real sandbox to its limit.
+pytestmark = pytest.mark.slow
+
 BOUND = LIMITS.seconds_per_call + MARGIN
 
 
@@ -45,9 +48,11 @@ def test_ignoring_sigterm_does_not_help_and_the_sandbox_stays_dead() -> None:
     first, second = outcome.results
     assert first.status == "timeout"
     assert outcome.elapsed[0] < BOUND
-    # Dead after a timeout: the second call answers at once with the same status.
+    # Dead after a timeout: the second call runs nothing (no seconds measured) and answers with
+    # the same status, without waiting out a second time limit (not a tight wall-clock bound:
+    # the machine is shared and noisy).
     assert second.status == "timeout" and second.seconds is None
-    assert outcome.elapsed[1] < 0.5
+    assert outcome.elapsed[1] < LIMITS.seconds_per_call
 
 
 def test_death_by_sigxcpu_counts_as_a_timeout(tmp_path: Path) -> None:

@@ -16,6 +16,9 @@ from attention_ref.sandbox.processes import processes_of_uid
 
 from .conftest import HOSTILE, LIMITS, assert_nothing_left, inputs, needs_root
 
+# Real graders killed with SIGKILL, and their sandboxes swept.
+pytestmark = pytest.mark.slow
+
 
 def test_an_exception_in_the_grader_still_kills_everything() -> None:
     box = Sandbox(HOSTILE / "background_process.py", "attention", LIMITS)

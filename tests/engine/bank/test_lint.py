@@ -123,6 +123,7 @@ def test_an_alias_bomb_is_refused_without_expanding_it(tmp_path: Path, capsys) -
     assert "YAML alias" in err
 
 
+@pytest.mark.slow
 def test_the_shipped_banks_lint_clean(capsys) -> None:
     quizzes = Path(__file__).resolve().parents[3] / "quizzes"
     assert main(["lint", str(quizzes)]) == 0, capsys.readouterr().err
@@ -154,6 +155,7 @@ def test_a_bare_number_is_a_valid_expression_answer(tmp_path: Path, capsys) -> N
 REPO = Path(__file__).resolve().parents[3]
 
 
+@pytest.mark.slow
 def test_the_shipped_drills_lint_clean_timed_and_rapid_included(capsys) -> None:
     assert main(["lint", str(REPO / "drills")]) == 0, capsys.readouterr().err
     assert "no problems" in capsys.readouterr().out

@@ -135,9 +135,22 @@ def flops() -> None:
     assert is_zero(general - matmul_flops(tq, tk, D))
 
 
-def qk_bytes() -> sympy.Expr:
-    """float32 traffic of S = Q Kᵀ as its own step: read Q and K, write S, read S back."""
-    return 4 * (T * D + T * D + T * T + T * T)
+def value_flops_and_memory() -> None:
+    dv = sympy.Symbol("d_v", positive=True, integer=True)
+    names = {"T": T, "d_v": dv}
+    assert is_zero(by_name(stated("flops-av"), names) - matmul_flops(T, dv, T))
+    # The two inputs of A V: the T × T weights and the T × d_v values, counted entry by entry.
+    weights, values = np.ones((7, 7)), np.ones((7, 3))
+    assert by_name(stated("memory-av"), {"T": 7, "d_v": 3}) == weights.size + values.size
+    i, j = sympy.symbols("i j", integer=True)
+    entries = sympy.Sum(1, (i, 1, T), (j, 1, T)).doit() + sympy.Sum(1, (i, 1, T), (j, 1, dv)).doit()
+    assert is_zero(by_name(stated("memory-av"), names) - entries)
+
+
+def qk_bytes(s_passes: int = 2) -> sympy.Expr:
+    """float32 traffic of S = Q Kᵀ as its own step: read Q and K, then S crosses the bus
+    `s_passes` times (written; read back by the softmax)."""
+    return 4 * (T * D + T * D + s_passes * T * T)
 
 
 def intensity() -> None:
@@ -148,14 +161,26 @@ def intensity() -> None:
     assert is_zero(by_name(stated("intensity-limit"), names) - sympy.limit(derived, T, sympy.oo))
 
 
+def intensity_s_once() -> None:
+    """Seed 000's count (S written once): its simplification T d_k / (4 (d_k + T)) is a slip."""
+    names = {"T": T, "d_k": D}
+    derived = matmul_flops(T, T, D) / qk_bytes(s_passes=1)
+    assert is_zero(by_name(stated("intensity-s-once"), names) - derived)
+    assert is_zero(
+        by_name(stated("intensity-s-once-limit"), names) - sympy.limit(derived, T, sympy.oo)
+    )
+    assert not is_zero(derived - T * D / (4 * (D + T)))
+
+
 # -- masking ---------------------------------------------------------------------------------
 def causal_keys() -> None:
+    """Positions counted from 1: the query at position i sees keys 1 … i."""
     formula = stated("causal-keys-seen")
     seen = causal_mask(7, 7, boolean=True).sum(axis=1)
-    for i in range(7):
-        assert by_name(formula, {"i": i}) == seen[i]
-    i, j = sympy.symbols("i j", integer=True, nonnegative=True)
-    assert is_zero(by_name(formula, {"i": i}) - sympy.Sum(1, (j, 0, i)).doit())
+    for row in range(7):
+        assert by_name(formula, {"i": row + 1}) == seen[row]
+    i, j = sympy.symbols("i j", integer=True, positive=True)
+    assert is_zero(by_name(formula, {"i": i}) - sympy.Sum(1, (j, 1, i)).doit())
 
 
 DERIVATIONS: dict[str, Callable[[], None]] = {
@@ -175,8 +200,12 @@ DERIVATIONS: dict[str, Callable[[], None]] = {
     "flops-qk": flops,
     "flops-total": flops,
     "flops-qk-general": flops,
+    "flops-av": value_flops_and_memory,
+    "memory-av": value_flops_and_memory,
     "intensity": intensity,
     "intensity-limit": intensity,
+    "intensity-s-once": intensity_s_once,
+    "intensity-s-once-limit": intensity_s_once,
     "cloze-intensity-bytes": intensity,
     "causal-keys-seen": causal_keys,
 }

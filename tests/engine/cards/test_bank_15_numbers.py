@@ -44,10 +44,8 @@ def _crossover() -> float:
 
 RECOMPUTE: dict[str, Callable[[], float]] = {
     "var-one-term": lambda: _product_of_normals("variance"),
-    "second-moment-product": lambda: _product_of_normals("second_moment"),
     # d_k independent terms of variance Var(q_a k_a) each: the std is √(d_k · Var(q_a k_a)).
     "std-512": lambda: math.sqrt(512 * _product_of_normals("variance")),
-    "temperature-of-scaling": lambda: math.sqrt(64 * _product_of_normals("variance")),
     "masked-weight": lambda: float(stable_softmax([0.7, -np.inf, 1.2])[1]),
     "causal-first-row": lambda: _masked_and_first_causal_weights()[1],
     "machine-balance": lambda: 200e9 / 20e9,

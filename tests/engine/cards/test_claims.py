@@ -3,7 +3,6 @@ computed: for a number card's answer and for numbers quoted in any card's text (
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from engine.cards.claims import written_precision
 from engine.cli import main
 from engine.paths import builtin_dir
-from tests.engine.cli.conftest import COMMAND, cli_env
+from tests.conftest import run_cli
 
 HEADER = "format_version: 1\nset: demo\ntitle: Demo\nitems:\n"
 CROSSOVER = """\
@@ -108,6 +107,7 @@ def test_a_number_card_naming_a_bad_computation_is_an_error_at_its_line(
     assert code == 2 and "demo.yaml:5: item 'std'" in err and message in err
 
 
+@pytest.mark.slow
 def test_a_wrong_number_typed_into_the_shipped_bank_is_named_by_the_cli(tmp_path: Path) -> None:
     shipped = (builtin_dir("quizzes") / "15.yaml").read_text(encoding="utf-8")
     typo = shipped.replace(
@@ -118,13 +118,7 @@ def test_a_wrong_number_typed_into_the_shipped_bank_is_named_by_the_cli(tmp_path
     copy = tmp_path / "quizzes" / "15.yaml"
     copy.parent.mkdir()
     copy.write_text(typo, encoding="utf-8")
-    done = subprocess.run(
-        [*COMMAND, "lint", str(copy)],
-        capture_output=True,
-        text=True,
-        env=cli_env(tmp_path / "home"),
-        timeout=300,
-    )
+    done = run_cli("lint", str(copy), env={"ATTNQUIZ_HOME": str(tmp_path / "home")})
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 2

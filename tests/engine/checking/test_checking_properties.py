@@ -2,6 +2,7 @@
 
 import contextlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +10,9 @@ from engine.checking import check_expression, check_number, check_shape
 from engine.checking.notation import normalise
 from engine.errors import AnswerError
 from engine.verdict import Verdict
+
+# Hypothesis runs each property over many examples through SymPy: seconds each.
+pytestmark = pytest.mark.slow
 
 ALIASES = {"d_k": ["d", "dk", "d_{k}"], "T_q": ["Tq", "n_q"]}
 MATH_TEXT = st.text(

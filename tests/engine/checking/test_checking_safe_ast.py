@@ -18,6 +18,7 @@ def read(text: str, *, allow_tuple: bool = False):
     return build(parse_tree(text, VOCABULARY, allow_tuple=allow_tuple), VOCABULARY)
 
 
+@pytest.mark.slow
 def test_importing_the_checking_package_does_not_load_sympy() -> None:
     import subprocess
 

@@ -1,4 +1,4 @@
-"""Scalar formulas from set 15: every spelling SPEC.md lists is judged by meaning."""
+"""Scalar formulas from set 15: every spelling docs/spec.md lists is judged by meaning."""
 
 import pytest
 

@@ -128,6 +128,7 @@ STEP_TEXT = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(st.one_of(st.text(max_size=60), STEP_TEXT))
 def test_any_text_gives_a_verdict_never_an_exception(text: str) -> None:
@@ -137,6 +138,7 @@ def test_any_text_gives_a_verdict_never_an_exception(text: str) -> None:
     assert not verdict.correct or verdict.valid
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(STEP_TEXT)
 def test_any_text_gives_a_verdict_in_the_softmax_drill_too(text: str) -> None:

@@ -29,6 +29,9 @@ from engine.checking.bounded import (
 )
 from engine.checking.worker import TEST_OPS_ENV
 
+# Real worker processes, killed and waited for: slow by nature.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[3]
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="uses Linux process tools")
 

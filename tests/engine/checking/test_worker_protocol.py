@@ -7,8 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.bank.catalog import open_set
 from engine.checking.worker import PROTOCOL, answer_request
+
+# Real worker processes, started cold.
+pytestmark = pytest.mark.slow
 
 
 def talk(lines: list[str]) -> list[dict]:

@@ -69,6 +69,7 @@ def test_a_numbers_answer_text_is_worked_out_by_the_worker(store_home: Path) -> 
     assert item.answer_text() == "sqrt(512) ≈ 22.63"
 
 
+@pytest.mark.slow
 def test_lint_through_the_worker_agrees_with_lint_in_process(store_home: Path) -> None:
     for set_name in ("15", "demo"):
         for item in open_set(set_name, store_home).items:

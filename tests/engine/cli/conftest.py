@@ -1,4 +1,6 @@
-"""Running the real command in a subprocess, as a script or another program would."""
+"""Running the real command in a subprocess, where the process itself is the point: Ctrl-C,
+kill -9, several processes at once. Everything else runs in-process through `run`
+(tests/conftest.py), which is re-exported here for the modules that import it from here."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import run  # noqa: F401  (the in-process runner, for importers)
+
 COMMAND = [sys.executable, "-m", "engine.cli"]
 
 
@@ -16,21 +20,6 @@ def cli_env(home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update({"ATTNQUIZ_HOME": str(home), "NO_COLOR": "1", "COLUMNS": "100"})
     return env
-
-
-@pytest.fixture
-def run(store_home: Path):
-    def run(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*COMMAND, *args],
-            input=input,
-            capture_output=True,
-            text=True,
-            env=cli_env(store_home),
-            timeout=120,
-        )
-
-    return run
 
 
 @pytest.fixture

@@ -110,11 +110,13 @@ def probe(args: list[str], store_home: Path, stdin: str = "") -> tuple[int, list
     return status, heavy
 
 
+@pytest.mark.slow
 def test_help_imports_no_numpy_sympy_or_numba(store_home: Path) -> None:
     assert probe(["--help"], store_home) == (0, [])
     assert probe(["quiz", "--help"], store_home) == (0, [])
 
 
+@pytest.mark.slow
 def test_the_first_question_appears_before_sympy_is_imported(store_home: Path) -> None:
     # The session ends at end of input, right after showing the first (self-rated) question.
     assert probe(["quiz", "demo"], store_home) == (0, [])

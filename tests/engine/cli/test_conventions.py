@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from engine.cli import COMMANDS
-from tests.engine.cli.conftest import COMMAND, cli_env
+from tests.conftest import CliResult, run_cli
 
 # Colour SGR parameters: 30-39 and 90-97 (foreground), 40-49 and 100-107 (background).
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
@@ -26,13 +25,12 @@ MISSING_TRANSPOSE = str(
 )
 
 
-def attnquiz(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = cli_env(home)
-    environment.pop("NO_COLOR", None)
+def attnquiz(home: Path, *args: str, **env: str) -> CliResult:
+    """The command in-process, in an 80-column world where colour is allowed unless `env` says
+    otherwise."""
+    environment: dict[str, str | None] = {"ATTNQUIZ_HOME": str(home), "NO_COLOR": None}
     environment.update({"COLUMNS": "80", **env})
-    return subprocess.run(
-        [*COMMAND, *args], capture_output=True, text=True, env=environment, timeout=120
-    )
+    return run_cli(*args, env=environment)
 
 
 def test_version_is_the_installed_distributions(store_home: Path) -> None:
@@ -94,16 +92,7 @@ def test_output_fits_an_80_column_terminal(store_home: Path, args: list[str]) ->
 
 
 def test_a_scripted_session_over_many_kinds_of_card_fits_80_columns(store_home: Path) -> None:
-    environment = cli_env(store_home)
-    environment["COLUMNS"] = "80"
-    result = subprocess.run(
-        [*COMMAND, "15", "--new", "80"],
-        input="3\n" * 80,
-        capture_output=True,
-        text=True,
-        env=environment,
-        timeout=300,
-    )
+    result = run_cli("15", "--new", "80", input="3\n" * 80, env={"COLUMNS": "80"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("rated ") >= 80
     assert not [line for line in result.stdout.splitlines() if len(line) > 80]

@@ -1,4 +1,4 @@
-"""Scripted sessions (stdin not a terminal), exactly as SPEC.md describes them."""
+"""Scripted sessions (stdin not a terminal), exactly as docs/spec.md describes them."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import json
 import signal
 import sqlite3
 from pathlib import Path
+
+import pytest
 
 from engine.paths import STORE_FILE
 from tests.engine.cli.conftest import read_until
@@ -84,6 +86,7 @@ def test_cram_leaves_the_schedule_alone(run, store_home) -> None:
     assert after["reviews"] == before["reviews"] + 7
 
 
+@pytest.mark.slow
 def test_sigkill_mid_session_loses_no_committed_answer(spawn, store_home) -> None:
     proc = spawn("demo")
     read_until(proc, "[1] ")
@@ -98,6 +101,7 @@ def test_sigkill_mid_session_loses_no_committed_answer(spawn, store_home) -> Non
     assert [r[2] for r in reviews(store_home)] == answers
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_everything_and_exits_130(spawn, store_home) -> None:
     proc = spawn("demo")
     read_until(proc, "[1] ")
@@ -111,6 +115,7 @@ def test_ctrl_c_saves_everything_and_exits_130(spawn, store_home) -> None:
     assert len(reviews(store_home)) == 1
 
 
+@pytest.mark.slow
 def test_stats_reads_while_two_sessions_write(spawn, run, store_home) -> None:
     first, second = spawn("demo"), spawn("demo", "--new", "5")
     for proc in (first, second):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from engine.drills.timed_records import TimedRecords
 from engine.drills.timed_run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
 from engine.paths import STORE_FILE
 from engine.store import open_store
-from tests.engine.cli.conftest import COMMAND, cli_env
+from tests.conftest import CliResult, run_cli
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.pacing import PacedFrontend as Paced
 
@@ -165,15 +164,11 @@ def test_rounds_are_kept_and_the_best_score_is_the_most_right_in_one(store_home:
     assert parts == 12  # every question of every round, answered or not
 
 
-def rapid_command(home: Path, *args: str, lines: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*COMMAND, "drill", "15", "--rapid", *args],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        env=cli_env(home),
-        timeout=120,
-    )
+def rapid_command(home: Path, *args: str, lines: list[str]) -> CliResult:
+    return run_cli(
+        "drill", "15", "--rapid", *args, input="\n".join(lines) + "\n",
+        env={"ATTNQUIZ_HOME": str(home)},
+    )  # fmt: skip
 
 
 def test_the_command_runs_a_seeded_round_from_a_script_and_keeps_it(store_home: Path) -> None:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from engine.drills.timed_grading import BankChecker, question_text
@@ -139,6 +140,7 @@ def run_in_process(home: Path, answers: list[str]) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow
 def test_a_scripted_run_in_its_own_process_saves_every_attempt(store_home: Path) -> None:
     done = run_in_process(store_home, RIGHT_ANSWERS)
     assert done.returncode == 0, done.stderr
@@ -158,16 +160,9 @@ def test_a_scripted_run_in_its_own_process_saves_every_attempt(store_home: Path)
     assert runs == [(1,), (0,)]
 
 
-def test_a_set_without_a_timed_drill_is_a_usage_error(store_home: Path) -> None:
-    code = (
-        "import sys\n"
-        "from engine.commands.errors import run_guarded\n"
-        "from engine.drills.timed import run_timed\n"
-        "sys.exit(run_guarded(lambda: run_timed('demo', None)))\n"
-    )
-    env = dict(os.environ, ATTNQUIZ_HOME=str(store_home))
-    done = subprocess.run(
-        [sys.executable, "-c", code], input="", capture_output=True, text=True, env=env, timeout=60
-    )
-    assert done.returncode == 2
-    assert "set demo has no timed drill" in done.stderr
+def test_a_set_without_a_timed_drill_is_a_usage_error(store_home: Path, capsys) -> None:
+    from engine.commands.errors import run_guarded
+    from engine.drills.timed import run_timed
+
+    assert run_guarded(lambda: run_timed("demo", None)) == 2
+    assert "set demo has no timed drill" in capsys.readouterr().err

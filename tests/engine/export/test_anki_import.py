@@ -24,6 +24,9 @@ from tests.engine.export.conftest import (
     words,
 )
 
+# Imports into a real Anki collection (the anki package is slow to load).
+pytestmark = pytest.mark.slow
+
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from engine.export import anki_package
-from tests.engine.cli.conftest import COMMAND, cli_env
+from tests.conftest import CliResult, run_cli
 
 
-def attnquiz(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*COMMAND, *args], capture_output=True, text=True, env=cli_env(home), timeout=120
-    )
+def attnquiz(home: Path, *args: str) -> CliResult:
+    return run_cli(*args, env={"ATTNQUIZ_HOME": str(home)})
 
 
 def test_export_writes_the_package_and_says_what_is_in_it(store_home, tmp_path) -> None:
