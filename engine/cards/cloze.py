@@ -142,14 +142,14 @@ class ClozeItem(TypedItem):
             return Verdict(
                 correct=False, valid=False, feedback="could not read this: type the missing piece"
             )
+        right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
+        if given in right:
+            return Verdict(correct=True, interpreted_as=answer.strip(), feedback="correct", score=1)
         if _CODE.search(self.text):
             # A learner who typed the whole line is judged on the piece it holds.
             computed = self._grade_code(answer if given == plain else given)
             if computed is not None:
                 return computed
-        right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
-        if given in right:
-            return Verdict(correct=True, interpreted_as=answer.strip(), feedback="correct", score=1)
         for mistake in self.mistakes:
             if normalise_code(mistake.answer) == given:
                 return Verdict(

@@ -189,7 +189,7 @@ _NUMPY_FUNCTIONS = frozenset(
 )
 _MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow"})
 _ARRAY_METHODS = frozenset(
-    {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T"}
+    {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T", "mT"}
     | {"shape", "ndim", "size"}
 )
 _BUILTINS: dict[str, Callable[..., Any]] = {

@@ -33,6 +33,8 @@ Aliases = Mapping[str, Sequence[str]]
 SIMPLIFY_LIMIT = 40
 SIMPLIFY_DEPTH = 6
 SIMPLIFY_EXPONENT = 10
+# `d_k/2 (T ≫ d_k)`: a bracket stating a condition is a remark, not a factor.
+_RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→]")
 _BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
 # A number with two decimal points, `22.6.3`: a slip, not a product.
 _TWO_POINTS = re.compile(r"\d*\.\d+\.\d+")
@@ -178,7 +180,7 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     except AnswerError:
         group = trailing_group(text)
         known = frozenset(vocabulary.symbols) | frozenset(aliases)
-        if group is not None and has_words(group[1], known):
+        if group is not None and (has_words(group[1], known) or _RELATION_SIGNS.search(group[1])):
             return read_expression(number_word(group[0]), vocabulary, aliases=aliases)
         head = _without_unit(text)
         if head is None:
