@@ -263,7 +263,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
 
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     try:
-        return read_expression(text, vocabulary, aliases=aliases)
+        return read_expression(text, replace(vocabulary, author=True), aliases=aliases)
     except AnswerError as error:
         raise BankError([f"the expression `{text}` cannot be read: {error}"]) from None
 

@@ -37,6 +37,7 @@ MAX_MAGNITUDE = sys.float_info.max
 MAX_DEGREE = 400
 # Bound on the digits of any exact number SymPy may compute on the way (see `_digits`).
 MAX_DIGITS = 400
+AUTHOR_SCALE = 10
 
 # Functions a learner may call, with how many arguments each takes (low, high).
 FUNCTION_ARITY: dict[str, tuple[int, int]] = {
@@ -87,6 +88,12 @@ class Vocabulary:
     matrices: frozenset[str] = frozenset()  # noncommutative: Q K^T is not K^T Q
     # Value ranges (low, high) of scalar symbols, e.g. a probability in (0, 1); see `domain`.
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    # A bank author's answer, verified by lint: the exponent, digit and degree limits that keep
+    # a learner's input cheap are AUTHOR_SCALE times looser (the worker still bounds the time).
+    author: bool = False
+
+    def limit(self, learner_limit: float) -> float:
+        return learner_limit * (AUTHOR_SCALE if self.author else 1)
 
 
 def refuse(reason: str) -> AnswerError:
@@ -181,10 +188,10 @@ class _Checker:
             message = _REFUSED_NODES.get(type(node), "this kind of expression is not allowed")
             raise refuse(message.format(attr=getattr(node, "attr", "")))
         if top:
-            if _digits(node) > MAX_DIGITS:
+            if _digits(node) > self.vocabulary.limit(MAX_DIGITS):
                 raise refuse("the numbers in this expression grow too large")
             degree = _degree(node)
-            if degree > MAX_DEGREE:
+            if degree > self.vocabulary.limit(MAX_DEGREE):
                 raise refuse(
                     f"the powers multiply up to degree {degree:g}; keep it under {MAX_DEGREE}"
                 )
@@ -238,7 +245,7 @@ class _Checker:
         if _power_nesting(node) > MAX_POWER_NESTING:
             raise refuse("powers of powers of powers are not supported")
         exponent = _constant_value(node.right)
-        if exponent is not None and abs(exponent) > MAX_EXPONENT:
+        if exponent is not None and abs(exponent) > self.vocabulary.limit(MAX_EXPONENT):
             raise refuse(f"exponent too large: keep exponents below {MAX_EXPONENT}")
 
 

@@ -62,9 +62,9 @@ class SympyBuilder:
             # A matrix exponent means nothing here, and SymPy can spend seconds on one.
             raise refuse("a matrix cannot be an exponent")
         if exponent.is_Number:
-            if abs(exponent) > MAX_EXPONENT:
+            if abs(exponent) > self.vocabulary.limit(MAX_EXPONENT):
                 raise refuse(f"exponent too large: keep exponents below {MAX_EXPONENT}")
-            if _digits_of_numbers(base) * abs(exponent) > MAX_DIGITS:
+            if _digits_of_numbers(base) * abs(exponent) > self.vocabulary.limit(MAX_DIGITS):
                 raise refuse("the numbers in this expression grow too large")
         return base**exponent
 

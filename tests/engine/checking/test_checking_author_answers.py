@@ -42,3 +42,13 @@ def test_known_functions_are_read_as_functions_in_author_answers() -> None:
 
     assert check_expression("1 - 2 sin(x)^2", "cos(2*x)").correct
     assert not check_expression("cos(x) * 2 * x", "cos(2*x)").correct
+
+
+def test_the_limits_that_keep_learner_input_cheap_do_not_refuse_an_author_answer() -> None:
+    from engine.checking import check_expression
+
+    # x^150 is past a learner's exponent limit, but a bank may state it (lint verifies it).
+    learner = check_expression("x^150", "x^150")
+    assert not learner.valid and "exponent too large" in learner.feedback
+    assert check_expression("x^2", "x^150").valid  # the author's answer is read, not refused
+    assert not check_expression("x^2", "x^150").correct
