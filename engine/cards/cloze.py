@@ -145,16 +145,16 @@ class ClozeItem(TypedItem):
         right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
         if given in right:
             return Verdict(correct=True, interpreted_as=answer.strip(), feedback="correct", score=1)
-        if _CODE.search(self.text):
-            # A learner who typed the whole line is judged on the piece it holds.
-            computed = self._grade_code(answer if given == plain else given)
-            if computed is not None:
-                return computed
         for mistake in self.mistakes:
             if normalise_code(mistake.answer) == given:
                 return Verdict(
                     correct=False, interpreted_as=answer.strip(), feedback=mistake.message
                 )
+        if _CODE.search(self.text):
+            # A learner who typed the whole line is judged on the piece it holds.
+            computed = self._grade_code(answer if given == plain else given)
+            if computed is not None:
+                return computed
         return Verdict(
             correct=False,
             interpreted_as=answer.strip(),

@@ -143,9 +143,6 @@ def _run(code: str, rng: Any, line: int) -> Any:
             env[names[len(names) - len(defaults) + offset]] = _Evaluator(env).value(default)
         for name in names:
             env.setdefault(name, _input_for(name, rng))
-        if "Q" in env and hasattr(env["Q"], "shape"):
-            for alias in ("d_k", "d", "dk"):
-                env.setdefault(alias, env["Q"].shape[-1])
         body = function.body
     result: Any = None
     evaluator = _Evaluator(env)

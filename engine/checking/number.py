@@ -173,7 +173,9 @@ def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[
 def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
     text = number_word(_THRESHOLD.sub("", link.strip(), count=1))
     group = trailing_group(text)
-    if group is not None:
+    # `8 (√64)` is a number with its working and `0 (by symmetry)` one with a remark; `ln (x)`
+    # is a call.
+    if group is not None and (is_plain_number(group[0]) or has_words(group[1])):
         head, inner = group
         head_reading = _read(head, unit, tolerance)
         working = _working_value(inner, unit)
