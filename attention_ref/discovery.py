@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from attention_ref.bounded_read import read_at_most
+
 Target = Literal["attention", "softmax"]
 
 ATTENTION_NAMES = (
@@ -43,10 +45,10 @@ class Found:
 def find_function(path: Path, name: str | None = None) -> Found:
     """`name` if given, else the first known name, else the file's one public function."""
     try:
-        raw = path.read_bytes()
+        raw = read_at_most(path, MAX_SOURCE_BYTES)
     except OSError as exc:
         raise SubmissionError("error", f"cannot read {path}: {exc.strerror}") from exc
-    if len(raw) > MAX_SOURCE_BYTES:
+    if raw is None:
         raise SubmissionError("error", f"{path} is larger than 1 MB; submit the function alone")
     try:
         tree = ast.parse(raw, filename=str(path))

@@ -43,6 +43,8 @@ class Grade:
     timing: dict[str, Any] | None = None
     isolation: dict[str, str] = field(default_factory=dict)
     output: str = ""
+    # The seed the cases were drawn from, so a run can be replayed (None: fixed cases).
+    seed: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `submit --json` object of docs/spec.md."""
@@ -56,6 +58,7 @@ class Grade:
             "timing": self.timing,
             "message": self.message,
             "isolation": self.isolation,
+            "seed": self.seed,
         }
 
 
@@ -90,7 +93,7 @@ def grade_submission(
                     break  # the sandboxed process is gone
         final = box.report()
         grade.output = (final.stdout_tail + final.stderr_tail)[-2000:]
-    return _conclude(grade)
+    return conclude(grade)
 
 
 def _run_case(box: Sandbox, case: Case, found: Found) -> CaseReport:
@@ -153,7 +156,8 @@ def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseRepor
     return base
 
 
-def _conclude(grade: Grade) -> Grade:
+def conclude(grade: Grade) -> Grade:
+    """The verdict from the cases: the most serious failure, and every mistake named once."""
     if grade.verdict == "pass":
         statuses = set()
         for case in grade.cases:

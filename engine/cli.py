@@ -83,18 +83,28 @@ def quiz(
 @app.command()
 def check(
     set_name: SetArg,
-    item: Annotated[str, typer.Argument(help="Item id, e.g. var-dot.", show_default=False)],
+    item: Annotated[
+        str,
+        typer.Argument(help="Item id, e.g. var-dot (a drill id with --step).", show_default=False),
+    ],
     answer: Annotated[str, typer.Option("--answer", "-a", help="The answer to grade.")],
     as_json: JsonOpt = False,
     data_dir: DataDir = None,
+    step: Annotated[
+        int | None,
+        typer.Option(
+            "--step", help="Grade a line of the derivation drill ITEM at step N (1-based)."
+        ),
+    ] = None,
 ) -> None:
     """Grade one answer without touching the schedule (exit 0 right, 1 wrong).
 
     Example: attnquiz check 15 var-dot --answer "d"
+    Example: attnquiz check 15 mean-var-dot --step 2 --answer "Σ_i E[q_i] E[k_i]"
     """
     from engine.commands.check import run_check
 
-    raise typer.Exit(run_check(set_name, item, answer, as_json, data_dir))
+    raise typer.Exit(run_check(set_name, item, answer, as_json, data_dir, step))
 
 
 @app.command("list")
@@ -192,16 +202,65 @@ def submit(
     seconds: Annotated[
         float, typer.Option("--seconds", min=0.5, max=600, help="Time limit per call.")
     ] = 10.0,
+    exercise: Annotated[
+        str | None,
+        typer.Option("--exercise", help="Grade the file as this coding exercise (see exercises)."),
+    ] = None,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Grade again on every save until it passes.")
+    ] = False,
+    data_dir: DataDir = None,
 ) -> None:
     """Check your attention (or softmax) code in a sandbox, name the mistake, time it on this CPU.
 
     Exit 0 when every case passes, 1 otherwise.
 
     Example: attnquiz submit mine.py --func attention
+    Example: attnquiz submit stable-softmax.py --exercise stable-softmax --watch
     """
-    from engine.commands.submit import run_submit
+    from engine.commands.submit import run_submit, run_submit_exercise
 
-    raise typer.Exit(run_submit(file, func, no_time, as_json, memory_mb, seconds))
+    if exercise is not None:
+        raise typer.Exit(
+            run_submit_exercise(
+                file,
+                exercise,
+                data_dir,
+                func=func,
+                as_json=as_json,
+                watch=watch,
+                memory_mb=memory_mb,
+                seconds=seconds,
+            )
+        )
+    raise typer.Exit(run_submit(file, func, no_time, as_json, memory_mb, seconds, watch=watch))
+
+
+@app.command()
+def exercises(
+    set_name: SetArg,
+    exercise_id: Annotated[
+        str | None,
+        typer.Argument(help="Write this exercise's starter file ID.py here.", show_default=False),
+    ] = None,
+    hints: Annotated[
+        bool, typer.Option("--hints", help="Show the exercise's hints, gentlest first.")
+    ] = False,
+    as_json: JsonOpt = False,
+    data_dir: DataDir = None,
+) -> None:
+    """List the coding exercises of a set with their state, or start one.
+
+    Example: attnquiz exercises 15
+    Example: attnquiz exercises 15 stable-softmax   (writes stable-softmax.py)
+    """
+    from engine.commands import exercises as command
+
+    if exercise_id is None:
+        raise typer.Exit(command.run_list_exercises(set_name, data_dir, as_json))
+    if hints:
+        raise typer.Exit(command.run_show_hints(set_name, exercise_id, data_dir))
+    raise typer.Exit(command.run_write_starter(set_name, exercise_id, data_dir))
 
 
 @app.command(
@@ -305,6 +364,7 @@ COMMANDS = {
     "stats",
     "lint",
     "submit",
+    "exercises",
     "drill",
     "bench",
     "export",
@@ -333,6 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    from engine.ui.script_line import tolerant_stdin
+
+    tolerant_stdin()
 
     def run() -> object:
         command = next((a for a in args if not a.startswith("-")), None)

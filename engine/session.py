@@ -14,6 +14,7 @@ from engine.bank.model import QuestionSet
 from engine.bank.siblings import bury_siblings
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
+from engine.cards.exercise import ExerciseItem
 from engine.cards.typed import TypedItem
 from engine.checking.bounded import Checker, default_checker
 from engine.errors import AnswerError
@@ -82,6 +83,10 @@ def grade_answer(
         return grade, None
     if isinstance(item, ChoiceItem):
         verdict = item.grade_choice(text, question.seed)
+    elif isinstance(item, ExerciseItem):
+        from engine.exercise_attempts import grade_attempt
+
+        verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
         try:
             if isinstance(item, TypedItem):

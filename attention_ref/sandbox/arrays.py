@@ -16,6 +16,8 @@ from numpy.typing import NDArray
 NUMERIC_KINDS = "biufc"
 MAX_DIMENSIONS = 32
 MAX_ITEMS = 64
+# No array that crosses the channel has more elements (counting an empty axis as 1) than this.
+MAX_ELEMENTS = 2**28
 _DTYPE_SPELLING = re.compile(r"[<>|=][biufc][0-9]{1,2}")
 
 
@@ -43,7 +45,7 @@ def encode_arrays(arrays: Sequence[NDArray[Any]]) -> tuple[list[dict[str, Any]],
 
 def _dtype(spec: object) -> np.dtype[Any]:
     if not isinstance(spec, str) or not _DTYPE_SPELLING.fullmatch(spec):
-        raise ArrayFormatError(f"unsupported dtype {spec!r}")
+        raise ArrayFormatError(f"unsupported dtype {_brief(spec)}")
     try:
         dtype = np.dtype(spec)
     except TypeError:
@@ -54,11 +56,26 @@ def _dtype(spec: object) -> np.dtype[Any]:
 
 
 def _shape(spec: object) -> tuple[int, ...]:
+    """A shape whose every size, and the product of its non-zero sizes, is within bounds.
+
+    An empty array may still have huge sizes (2^39 x 2^39 x 0 holds nothing) that overflow
+    NumPy's size arithmetic and every later comparison, so zeros do not excuse the others.
+    """
     if not isinstance(spec, list) or len(spec) > MAX_DIMENSIONS:
         raise ArrayFormatError("an array shape must be a list of at most 32 sizes")
-    if not all(type(n) is int and 0 <= n < 2**40 for n in spec):
-        raise ArrayFormatError(f"invalid array shape {spec!r}")
+    if not all(type(n) is int and 0 <= n <= MAX_ELEMENTS for n in spec):
+        raise ArrayFormatError(f"invalid array shape {_brief(spec)}")
+    extent = 1
+    for n in spec:
+        extent *= max(n, 1)
+        if extent > MAX_ELEMENTS:
+            raise ArrayFormatError(f"an array shape of {_brief(spec)} is over the size cap")
     return tuple(spec)
+
+
+def _brief(spec: object) -> str:
+    text = repr(spec)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def decode_arrays(specs: object, payload: bytes | bytearray) -> list[NDArray[Any]]:

@@ -21,7 +21,7 @@ import socket
 import sys
 from typing import Any, NoReturn
 
-from attention_ref.sandbox import isolation, landlock, protocol
+from attention_ref.sandbox import isolation, landlock, protocol, seccomp
 from attention_ref.sandbox.limits import Limits, apply_limits, arm_cpu_limit
 
 _MAX_MESSAGE = 400
@@ -54,7 +54,11 @@ def main(channel_fd: int) -> NoReturn:
 def _unshare_namespaces(as_root: bool) -> dict[str, str]:
     if not as_root:
         reason = "unavailable: not running as root"
-        return {"network": reason + " (only Landlock's TCP rules apply)", "pid namespace": reason}
+        return {
+            "network": reason + " (only Landlock's TCP rules and seccomp apply)",
+            "pid namespace": reason,
+            "ipc": reason + " (seccomp denies creating IPC objects)",
+        }
     facts: dict[str, str] = {}
     try:
         isolation.unshare(isolation.CLONE_NEWNET)
@@ -66,6 +70,11 @@ def _unshare_namespaces(as_root: bool) -> dict[str, str]:
         facts["pid namespace"] = "new PID namespace: all it started dies with its init"
     except OSError as error:
         facts["pid namespace"] = f"unavailable: unshare(CLONE_NEWPID) failed: {error.strerror}"
+    try:
+        isolation.unshare(isolation.CLONE_NEWIPC)
+        facts["ipc"] = "new IPC namespace: SysV objects and message queues die with it"
+    except OSError as error:
+        facts["ipc"] = f"unavailable: unshare(CLONE_NEWIPC) failed: {error.strerror}"
     return facts
 
 
@@ -156,6 +165,7 @@ def _run_worker(
         routes = isolation.reroute_unreachable_imports()
         if routes:
             facts["imports"] = f"{len(routes)} closed import folders reached through held fds"
+    facts["disk"] = _bound_disk(settings, limits)
     try:
         ruleset: landlock.Ruleset | None = landlock.build_ruleset(
             isolation.read_only_grants(settings["protected"]), [workdir], isolation.DEVICES
@@ -179,10 +189,28 @@ def _run_worker(
     if ruleset is not None:
         landlock.enforce(ruleset)
         facts["landlock"] = ruleset.description
+    try:
+        facts["seccomp"] = seccomp.install()
+    except seccomp.SeccompUnavailable as error:
+        facts["seccomp"] = f"unavailable: {error}"
     os.chdir(workdir)
     os.umask(0o077)
     protocol.send_frame(sock, token, 0, {"kind": "ready", "isolation": facts})
     _Worker(sock, token, settings, limits).serve()
+
+
+def _bound_disk(settings: dict[str, Any], limits: Limits) -> str:
+    """Bound the bytes of all files written together (a private tmpfs), as far as possible."""
+    uid = settings["uid"]
+    if uid is None:
+        return "unavailable: not running as root; only each file's size is bounded"
+    try:
+        isolation.private_scratch(
+            settings["workdir"], settings["submission"], uid, limits.max_disk_bytes
+        )
+    except OSError as error:
+        return f"unavailable: no private tmpfs ({error.strerror}); only each file's size is bounded"
+    return f"all files together at most {limits.max_disk_bytes} bytes (private tmpfs)"
 
 
 class _Worker:

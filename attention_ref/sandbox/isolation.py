@@ -15,8 +15,12 @@ import stat
 import sys
 from collections.abc import Iterable
 
+CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
+_MS_NOSUID, _MS_NODEV, _MS_REC, _MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
+_MNT_DETACH = 2
 _PR_SET_PDEATHSIG = 1
 
 # Read-only system folders: shared libraries, and programs a submission may legitimately run.
@@ -40,6 +44,47 @@ def unshare(flags: int) -> None:
     if _libc.unshare(ctypes.c_int(flags)) != 0:
         code = ctypes.get_errno()
         raise OSError(code, os.strerror(code))
+
+
+def _mount(source: str, target: str, kind: str | None, flags: int, data: str | None) -> None:
+    result = _libc.mount(
+        source.encode(),
+        target.encode(),
+        kind.encode() if kind else None,
+        ctypes.c_ulong(flags),
+        data.encode() if data else None,
+    )
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code))
+
+
+def private_scratch(workdir: str, submission: str, owner: int, size_bytes: int) -> None:
+    """Put the sandbox's folder on a tmpfs of `size_bytes`, seen by this process alone.
+
+    RLIMIT_FSIZE bounds each file; this bounds all files together (a full folder answers
+    ENOSPC). In a new mount namespace, with no mount event reaching the host, a tmpfs is
+    mounted over `workdir`, and the folder's content (home/, tmp/, the submission) is made
+    again inside it. The tmpfs vanishes with the namespace's last process. Root only.
+    """
+    with open(submission, "rb") as source:
+        text = source.read()
+    unshare(CLONE_NEWNS)
+    _mount("none", "/", None, _MS_REC | _MS_PRIVATE, None)
+    options = f"size={size_bytes},nr_inodes=16384,mode=0700,uid={owner},gid={owner}"
+    _mount("tmpfs", workdir, "tmpfs", _MS_NOSUID | _MS_NODEV, options)
+    try:
+        for name in ("home", "tmp"):
+            folder = os.path.join(workdir, name)
+            os.mkdir(folder, 0o700)
+            os.chown(folder, owner, owner)
+        descriptor = os.open(submission, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with open(descriptor, "wb") as copy:
+            copy.write(text)
+        os.chown(submission, owner, owner)
+    except BaseException:
+        _libc.umount2(workdir.encode(), ctypes.c_int(_MNT_DETACH))
+        raise
 
 
 def die_with_parent(sig: int = signal.SIGKILL) -> None:

@@ -21,6 +21,8 @@ class Limits:
     max_processes: int = 8
     max_output_bytes: int = 64 * 1024
     max_open_files: int = 64
+    # All files the submission writes, together (a private tmpfs; root only).
+    max_disk_bytes: int = 512 * 2**20
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():

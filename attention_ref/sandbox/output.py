@@ -29,5 +29,9 @@ class CappedTail:
         return self.total > self._limit
 
     def text(self) -> str:
-        decoded = self._data.decode("utf-8", errors="replace")
-        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", decoded)
+        return visible_controls(self._data.decode("utf-8", errors="replace"))
+
+
+def visible_controls(text: str) -> str:
+    """`text` with every terminal control character (but tab and newline) shown as `\\xNN`."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

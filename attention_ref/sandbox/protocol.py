@@ -10,6 +10,7 @@ This module imports no NumPy, because the child loads it before it forks.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import struct
 from collections.abc import Sequence
@@ -20,6 +21,10 @@ MAGIC = b"AQSB"
 TOKEN_BYTES = 16
 PREFIX = struct.Struct("!4s16sIIQ")
 MAX_HEADER_BYTES = 1 << 20
+# Real headers nest 5 levels (a result's value, its arrays, a shape); no more is ever parsed.
+MAX_HEADER_DEPTH = 8
+_STRINGS = re.compile(r'"[^"]*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
 # Frames from the parent to the child are trusted, but still bounded.
 MAX_REQUEST_PAYLOAD = 1 << 32
 # The largest result (all returned arrays together) the parent accepts from the child.
@@ -66,10 +71,35 @@ def _parse_prefix(
     return got_token, seq, header_len, payload_len
 
 
+def nesting_depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest, counted without parsing it.
+
+    Strings are cut out first (a bracket inside one does not nest); what is left is scanned
+    for brackets only, so a hostile text of 100,000 `[` costs one linear pass, not a parser's
+    recursion.
+    """
+    # Escaped backslashes, then escaped quotes, go first: what is left of a string has no quote.
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", unescaped)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def _parse_header(raw: Buffer) -> dict[str, Any]:
     try:
-        header = json.loads(bytes(raw).decode())
-    except (UnicodeDecodeError, ValueError) as error:
+        text = bytes(raw).decode()
+    except UnicodeDecodeError as error:
+        raise ProtocolError(f"a frame header is not UTF-8: {error}") from None
+    if nesting_depth(text) > MAX_HEADER_DEPTH:
+        raise ProtocolError(f"a frame header nests deeper than {MAX_HEADER_DEPTH} levels")
+    try:
+        header = json.loads(text)
+    except (ValueError, RecursionError) as error:
         raise ProtocolError(f"a frame header is not JSON: {error}") from None
     if not isinstance(header, dict):
         raise ProtocolError("a frame header is not a JSON object")

@@ -12,6 +12,7 @@ describes how it died and kills what is left.
 
 from __future__ import annotations
 
+import errno
 import secrets
 import subprocess
 import time
@@ -22,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from attention_ref.sandbox import launch, protocol
+from attention_ref.bounded_read import read_at_most
+from attention_ref.sandbox import launch, memory_cgroup, protocol
 from attention_ref.sandbox.arrays import ArrayFormatError, decode_arrays, encode_arrays
 from attention_ref.sandbox.channel import Channel, Closed, Deadline, Ended
 from attention_ref.sandbox.endings import describe_death, kill_everything, one_line
@@ -30,6 +32,8 @@ from attention_ref.sandbox.limits import Limits
 from attention_ref.sandbox.output import CappedTail
 from attention_ref.sandbox.results import FATAL, CallResult, SandboxReport, Status
 
+# The largest file a sandbox copies in (the grader refuses more than 1 MB before this).
+MAX_SUBMISSION_BYTES = 16 * 2**20
 # Kept here for callers that read it from the runner.
 STARTUP_SECONDS = launch.STARTUP_SECONDS
 
@@ -68,6 +72,8 @@ class Sandbox:
         self._channel: Channel | None = None
         self._workdir: Path | None = None
         self._uid: int | None = None
+        self._cgroup: memory_cgroup.MemoryCgroup | None = None
+        self._cgroup_note = ""
         self._seq = 0
         self._isolation: dict[str, str] = {}
         self._import_status: Status = "error"
@@ -137,7 +143,7 @@ class Sandbox:
         except Ended as ended:
             return self._fatal(*self._death(ended.note, "the call"), time.monotonic() - start)
         except Closed:
-            return self._fatal("crash", "the sandbox closed its channel without a reply", None)
+            return self._fatal(*self._channel_closed("the call"), None)
         except protocol.ProtocolError as error:
             return self._fatal("error", self._interference(error), None)
         seconds = time.monotonic() - start
@@ -160,10 +166,22 @@ class Sandbox:
     # -- starting ---------------------------------------------------------------------------
 
     def _start(self) -> None:
-        source_text = self.source.read_bytes()  # an unreadable file is the caller's OSError
+        # An unreadable file is the caller's OSError; so is one larger than any submission.
+        source_text = read_at_most(self.source, MAX_SUBMISSION_BYTES)
+        if source_text is None:
+            too_large = f"larger than {MAX_SUBMISSION_BYTES} bytes"
+            raise OSError(errno.EFBIG, too_large, str(self.source))
         workdir = launch.prepare_workdir(self.source, source_text)
         self._workdir, self._uid = workdir.path, workdir.uid
+        self._join_cgroup_before_spawn()
         self._process, sock = launch.spawn(workdir)
+        if self._cgroup is not None:
+            try:
+                self._cgroup.add(self._process.pid)
+            except OSError as error:
+                self._cgroup.remove()
+                self._cgroup = None
+                self._cgroup_note = f"unavailable: could not join the cgroup ({error.strerror})"
         assert self._process.stdout is not None and self._process.stderr is not None
         streams = {
             self._process.stdout.fileno(): self._stdout,
@@ -189,6 +207,17 @@ class Sandbox:
         self._isolation = launch.describe_isolation(
             frame.header["isolation"], self._uid, self.limits
         )
+        self._isolation["memory cgroup"] = (
+            self._cgroup.describe() if self._cgroup is not None else self._cgroup_note
+        )
+
+    def _join_cgroup_before_spawn(self) -> None:
+        # Files the submission writes live in memory (tmpfs) and count against the group too.
+        limit = self.limits.memory_bytes + self.limits.max_disk_bytes
+        try:
+            self._cgroup = memory_cgroup.create(limit)
+        except memory_cgroup.CgroupUnavailable as error:
+            self._cgroup_note = f"unavailable: {error}; each process has its own RLIMIT_AS"
 
     def _import(self) -> None:
         self._seq += 1
@@ -203,7 +232,7 @@ class Sandbox:
         except Ended as ended:
             status, message = self._death(ended.note, "the import")
         except Closed:
-            status, message = "crash", "the sandbox closed its channel during the import"
+            status, message = self._channel_closed("the import")
         except protocol.ProtocolError as error:
             status, message = "error", self._interference(error)
         else:
@@ -240,7 +269,7 @@ class Sandbox:
         if status == "ok":
             try:
                 value = self._decode_value(header.get("value"), frame.payload)
-            except (ArrayFormatError, KeyError, TypeError) as error:
+            except (ArrayFormatError, KeyError, TypeError, ValueError, OverflowError) as error:
                 return self._fatal("error", self._interference(error), None)
             return CallResult("ok", value, None, seconds)
         if status == "memory":
@@ -265,7 +294,15 @@ class Sandbox:
 
     def _death(self, note: dict[str, Any], during: str) -> tuple[Status, str]:
         self._drain_available(0.2)  # the tail of stderr may say it was memory
+        if self._cgroup is not None and self._cgroup.out_of_memory():
+            return self._channel_closed(during)
         return describe_death(note, self._stderr.text(), self.limits.seconds_per_call, during)
+
+    def _channel_closed(self, during: str) -> tuple[Status, str]:
+        if self._cgroup is not None and self._cgroup.out_of_memory():
+            limit = self._cgroup.limit_bytes
+            return "memory", f"its processes together went over {limit} bytes during {during}"
+        return "crash", f"the sandbox closed its channel without a reply during {during}"
 
     def _fatal(self, status: Status, message: str, seconds: float | None) -> CallResult:
         assert status in FATAL or status == "error"
@@ -297,3 +334,5 @@ class Sandbox:
                     pipe.close()
         if self._workdir is not None:
             launch.remove_tree(self._workdir)
+        if self._cgroup is not None:
+            self._cgroup.remove()

@@ -7,13 +7,19 @@ silently merged, constructed, or expanded (an alias bomb expands exponentially).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from attention_ref.bounded_read import read_at_most
+
 MAX_BANK_BYTES = 2_000_000
+# Banks nest some six levels; a reader that recursed once per level must never see 10,000.
+MAX_NESTING = 40
+PARSE_SECONDS = 5.0
 # libyaml's parser is some 20 times faster; its nodes carry the same positions.
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PLAIN_TAGS = {
@@ -53,11 +59,11 @@ class YamlDocument:
 def read_yaml(path: Path, shown_as: str | None = None) -> YamlDocument:
     doc = YamlDocument(path=shown_as or str(path))
     try:
-        raw = path.read_bytes()
+        raw = read_at_most(path, MAX_BANK_BYTES)
     except OSError as exc:
         doc.problem(1, f"cannot read the file: {exc.strerror or exc}")
         return doc
-    if len(raw) > MAX_BANK_BYTES:
+    if raw is None:
         doc.problem(1, f"file is larger than {MAX_BANK_BYTES // 1_000_000} MB; split the bank")
         return doc
     try:
@@ -73,7 +79,7 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
         if "\t" in text_line:
             doc.problem(number, "tab character; indent and separate with spaces only")
     try:
-        if _report_aliases(text, doc):
+        if _scan_events(text, doc):
             return doc
         nodes = list(yaml.compose_all(text, Loader=_FAST_LOADER))
     except yaml.MarkedYAMLError as exc:
@@ -98,16 +104,34 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
     return doc
 
 
-def _report_aliases(text: str, doc: YamlDocument) -> bool:
-    """Report every alias at its own line (composed nodes no longer know where the alias was)."""
+def _scan_events(text: str, doc: YamlDocument) -> bool:
+    """Read the event stream once, before anything is composed; True if that found problems.
+
+    Reports every alias at its own line (composed nodes no longer know where the alias was),
+    and stops at the first collection nested deeper than MAX_NESTING, or when reading takes
+    longer than PARSE_SECONDS: the composers (libyaml's and PyYAML's) recurse once per level,
+    and a few kB of `[` would exhaust their stack. The parser itself streams, so stopping
+    early costs no more than the events read so far.
+    """
     found = False
-    for event in yaml.parse(text, Loader=_FAST_LOADER):
-        if isinstance(event, yaml.AliasEvent):
-            doc.problem(
-                event.start_mark.line + 1 if event.start_mark else 1,
-                f"YAML alias *{event.anchor} is not allowed in banks; repeat the text",
-            )
+    depth = 0
+    deadline = time.monotonic() + PARSE_SECONDS
+    for count, event in enumerate(yaml.parse(text, Loader=_FAST_LOADER)):
+        line = event.start_mark.line + 1 if event.start_mark else 1
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                doc.problem(line, f"nested more than {MAX_NESTING} levels deep; flatten it")
+                return True
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+        elif isinstance(event, yaml.AliasEvent):
+            alias = f"YAML alias *{event.anchor} is not allowed in banks; repeat the text"
+            doc.problem(line, alias)
             found = True
+        if count % 1024 == 0 and time.monotonic() > deadline:
+            doc.problem(line, f"reading took more than {PARSE_SECONDS:g} s; simplify the file")
+            return True
     return found
 
 

@@ -49,6 +49,10 @@ class Item(BaseModel):
     def grade(self, answer: str) -> Verdict:  # pragma: no cover - overridden by typed kinds
         raise NotImplementedError(f"{self.kind} cards are rated by the learner, not graded")
 
+    def hint_steps(self) -> tuple[str, ...]:
+        """The hints in the order they are given, gentlest first."""
+        return (self.hint,) if self.hint else ()
+
     def answer_text(self) -> str:
         """The correct answer, as it is shown to the learner after answering."""
         raise NotImplementedError

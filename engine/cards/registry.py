@@ -4,6 +4,7 @@ from engine.cards import (  # noqa: F401  (imported for registration)
     choice,
     cloze,
     computed,
+    exercise,
     recall,
     typed,
     vector,

@@ -1,6 +1,6 @@
 """Checking with a hard time bound: typed answers are graded in a warm worker process.
 
-(Derivation steps go through the same worker: see `bounded_derivation`, which uses `ask`.)
+(Derivation steps go through the same worker: see `derivation.bounded`, which uses `ask`.)
 
 SymPy can run for minutes, or exhaust memory, on a tiny expression, and part of that work is in
 C code that no signal or thread can interrupt. So every SymPy step of grading runs in a child

@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.checking.derivation_step import Assumptions, BrokenLink, StepVerdict
+from engine.checking.derivation.step import Assumptions, BrokenLink, StepVerdict
 from engine.verdict import Verdict
 
 Data = dict[str, Any]

@@ -13,7 +13,12 @@ from engine.verdict import Verdict
 
 
 def run_check(
-    set_name: str, item_id: str, answer: str, as_json: bool, data_dir: Path | None
+    set_name: str,
+    item_id: str,
+    answer: str,
+    as_json: bool,
+    data_dir: Path | None,
+    step: int | None = None,
 ) -> int:
     from engine.cards.typed import TypedItem
     from engine.checking.bounded import BoundedChecker
@@ -21,6 +26,10 @@ def run_check(
     checker = BoundedChecker()
     # The checker imports SymPy in its own process while this one loads the bank.
     checker.start()
+    if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
+        from engine.commands.check_step import run_check_step
+
+        return run_check_step(set_name, item_id, step, answer, as_json, data_dir)
     _, qset = load(set_name, data_dir)
     item = qset.item(item_id)
     if item is None and item_id in qset.successors:
@@ -43,8 +52,9 @@ def run_check(
         print(text)
     else:
         from engine.ui.describe import shown_answer, verdict_line
+        from engine.ui.literal import plain
 
-        print(verdict_line(verdict))
+        print(plain(verdict_line(verdict)))
         if not verdict.correct:
-            print(f"expected: {shown_answer(item)}")
+            print(f"expected: {plain(shown_answer(item))}")
     return EXIT_OK if verdict.correct else EXIT_NEGATIVE

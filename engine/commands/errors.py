@@ -84,10 +84,9 @@ def run_guarded(run: Callable[[], Any]) -> int:
         error_line(str(exc))
         return EXIT_USAGE
     except sqlite3.DatabaseError as exc:
-        error_line(
-            f"the store is damaged or unreadable ({exc}); it was left untouched: move it aside "
-            "or use --data-dir"
-        )
+        from engine.store.integrity import describe_failure
+
+        error_line(str(describe_failure(None, exc)))
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK

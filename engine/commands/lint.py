@@ -10,6 +10,7 @@ from engine.bank.catalog import SUFFIXES
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
 from engine.commands.errors import EXIT_OK, EXIT_USAGE
+from engine.ui.literal import plain
 
 
 def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
@@ -140,7 +141,7 @@ def run_lint(paths: list[Path]) -> int:
                 )
             seen.setdefault(item.id, f"{path}:{item.line}")
     for line in (*problems, *warnings):
-        print(line, file=sys.stderr)
+        print(plain(line), file=sys.stderr)
     if problems:
         print(f"{len(problems)} problem(s) in {len(files)} file(s)", file=sys.stderr)
         return EXIT_USAGE

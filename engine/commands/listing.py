@@ -11,6 +11,7 @@ from engine.commands.context import load_with_store
 from engine.exit_codes import EXIT_OK
 from engine.ui.console import make_console
 from engine.ui.describe import phase_name, when
+from engine.ui.literal import literal
 
 
 def run_list(set_name: str, data_dir: Path | None) -> int:
@@ -21,7 +22,8 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
     finally:
         store.close()
     table = Table(
-        title=f"{qset.title} (set {qset.name}, {len(qset.items)} items)", title_justify="left"
+        title=literal(f"{qset.title} (set {qset.name}, {len(qset.items)} items)"),
+        title_justify="left",
     )
     table.add_column("id", no_wrap=True)
     table.add_column("kind")
@@ -31,9 +33,9 @@ def run_list(set_name: str, data_dir: Path | None) -> int:
     for item in qset.items:
         card = cards.get(item.id)
         table.add_row(
-            item.id,
+            literal(item.id),
             item.kind,
-            ", ".join(item.tags),
+            literal(", ".join(item.tags)),
             phase_name(card.phase) + (" (leech)" if card.is_leech else "") if card else "new",
             when(card.due, now) if card else "-",
         )

@@ -57,7 +57,12 @@ def run_quiz(
     answers: list[AnswerMark] = []
     try:
         if console is not None:
-            console.print(f"[bold]{qset.title}[/] · set {qset.name}" + (" · cram" if cram else ""))
+            from rich.text import Text
+
+            from engine.ui.literal import literal
+
+            heading = f" · set {qset.name}" + (" · cram" if cram else "")
+            console.print(Text.assemble(literal(qset.title, "bold"), heading))
         run_review(session, frontend, answers)
     except (KeyboardInterrupt, EOFError) as exc:
         code = EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_OK

@@ -56,7 +56,11 @@ def show(s: SetStats, now: datetime, in_use: ParametersInUse) -> None:
     from engine.ui.strength import strength_table
 
     console = make_console()
-    console.print(f"[bold]{s.title}[/] (set {s.set})")
+    from rich.text import Text
+
+    from engine.ui.literal import literal
+
+    console.print(Text.assemble(literal(s.title, "bold"), f" (set {s.set})"))
     counts = Table.grid(padding=(0, 2))
     counts.add_row("cards", str(s.cards), "new", str(s.new))
     counts.add_row("learning", str(s.learning), "review", str(s.review))

@@ -4,20 +4,38 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
 from engine.errors import UsageError
 
+if TYPE_CHECKING:
+    from attention_ref.grading import Grade
+
 
 def run_submit(
-    path: Path, func: str | None, no_time: bool, as_json: bool, memory_mb: int, seconds: float
+    path: Path,
+    func: str | None,
+    no_time: bool,
+    as_json: bool,
+    memory_mb: int,
+    seconds: float,
+    *,
+    watch: bool = False,
 ) -> int:
-    if not path.is_file():
-        raise UsageError(f"no such file: {path}")
+    _check_readable(path)
     from attention_ref.grading import grade_submission
     from attention_ref.sandbox import Limits
 
     limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
+    if watch:
+        from engine.commands.watch import grade_until_passed
+        from engine.ui.console import make_console
+        from engine.ui.submit_report import show_grade
+
+        return grade_until_passed(
+            path, lambda: grade_submission(path, func, limits=limits), show_grade, make_console()
+        )
     grade = grade_submission(path, func, limits=limits)
     if grade.passed and not no_time:
         from attention_ref.timing import time_submission
@@ -30,3 +48,65 @@ def run_submit(
 
         show_grade(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
+
+
+def run_submit_exercise(
+    path: Path,
+    exercise_id: str,
+    data_dir: Path | None,
+    *,
+    func: str | None,
+    as_json: bool,
+    watch: bool,
+    memory_mb: int,
+    seconds: float,
+) -> int:
+    """`submit FILE --exercise ID`: grade the file as that exercise (never touches the schedule)."""
+    _check_readable(path)
+    from attention_ref.sandbox import Limits
+    from engine.commands.exercises import find_exercise
+
+    set_name, item = find_exercise(exercise_id, data_dir)
+    limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
+
+    def grade_once() -> Grade:
+        from engine.submission_file import UnreadableSubmission, read_submission
+
+        try:
+            source = read_submission(path)
+        except UnreadableSubmission as error:
+            from attention_ref.grading import Grade
+
+            return Grade(False, "error", item.id, func or item.function, [], [], message=str(error))
+        return item.grade_source(source, path, limits=limits, function=func)
+
+    if as_json and not watch:
+        grade = grade_once()
+        print(json.dumps(grade.to_json(), ensure_ascii=False))
+        return EXIT_OK if grade.passed else EXIT_NEGATIVE
+    from engine.ui.console import make_console
+    from engine.ui.exercise_report import show_exercise_grade
+
+    console = make_console()
+
+    def show(grade: Grade) -> None:
+        show_exercise_grade(grade, item, set_name, console)
+
+    if watch:
+        from engine.commands.watch import grade_until_passed
+
+        return grade_until_passed(path, grade_once, show, console)
+    grade = grade_once()
+    show(grade)
+    return EXIT_OK if grade.passed else EXIT_NEGATIVE
+
+
+def _check_readable(path: Path) -> None:
+    """A file that can never be graded (missing, not a file, over 1 MB, not UTF-8) is a usage
+    error, exit 2, before any sandbox starts."""
+    from engine.submission_file import UnreadableSubmission, read_submission
+
+    try:
+        read_submission(path)
+    except UnreadableSubmission as error:
+        raise UsageError(str(error)) from None

@@ -2,7 +2,7 @@
 
 Both the runner (a learner's line) and lint (the author's expected lines) go through here, so a
 drill that lints clean is judged by the same rules the learner meets. Every line is checked in
-the warm checking worker with a hard time bound (`bounded_derivation.check_step`): a line that
+the warm checking worker with a hard time bound (`derivation.bounded.check_step`): a line that
 takes too long gets a "could not check this step in time" verdict, never a hung drill.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.checking.bounded_derivation import check_step
-from engine.checking.derivation_step import StepVerdict, split_sides
+from engine.checking.derivation.bounded import check_step
+from engine.checking.derivation.step import StepVerdict, split_sides
 from engine.drills.model import Drill, DrillStep
 from engine.errors import AnswerError, BankError
 
@@ -47,8 +47,11 @@ class Judgement:
     reached: int | None
 
 
-def judge_line(drill: Drill, index: int, previous: str | None, line: str) -> Judgement:
-    """Judge `line` as step `index`; a line that reaches a later step skips the ones between.
+def judge_line(
+    drill: Drill, index: int, previous: str | None, line: str, *, skip_ahead: bool = True
+) -> Judgement:
+    """Judge `line` as step `index`; a line that reaches a later step skips the ones between
+    (unless `skip_ahead` is False: then only step `index` is asked about).
 
     Every step of a `follows` chain has the same value, so a later step counts as reached only
     when the line also ends in that step's form (as the checker reads both). Skipping only runs
@@ -65,6 +68,8 @@ def judge_line(drill: Drill, index: int, previous: str | None, line: str) -> Jud
     )
     if not verdict.correct:
         return Judgement(verdict, None)
+    if not skip_ahead:
+        return Judgement(verdict, index)
     end = index
     while end + 1 < len(drill.steps) and drill.steps[end + 1].check == "follows":
         end += 1
@@ -80,6 +85,23 @@ def judge_line(drill: Drill, index: int, previous: str | None, line: str) -> Jud
 
 def _shown_last(interpreted: str) -> str:
     return interpreted.rsplit(" = ", 1)[-1].removeprefix("= ").strip()
+
+
+def state_before(drill: Drill, index: int) -> str | None:
+    """The line step `index` continues from when every step before it was done as expected.
+
+    That is the start for the first step, the expected line of the step before otherwise, and
+    nothing after a self-rated step (whose line the checker never saw).
+    """
+    if index == 0:
+        return drill.start
+    before = drill.steps[index - 1]
+    return last_side(before.expect) if before.checked else None
+
+
+def judge_at(drill: Drill, index: int, line: str, *, skip_ahead: bool = True) -> Judgement:
+    """Judge `line` as step `index` (0-based) as if the steps before it were done as expected."""
+    return judge_line(drill, index, state_before(drill, index), line, skip_ahead=skip_ahead)
 
 
 Where = tuple[str | int, ...]

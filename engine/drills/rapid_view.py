@@ -19,6 +19,8 @@ from engine.drills.countdown import TerminalCountdown, clock_text
 from engine.drills.rapid_file import RapidDrill
 from engine.drills.rapid_round import RapidPrompt, RapidQuestion
 from engine.drills.timed_run import Control, DrillRun, PartStatus, QuestionCheck, Reply, reply_from
+from engine.ui.literal import literal, plain
+from engine.ui.script_line import read_script_line
 
 RESULT_WORDS = {
     PartStatus.RIGHT: ("✓", "green"),
@@ -41,9 +43,9 @@ def _check_line(question: RapidQuestion, check: QuestionCheck) -> Text:
     if check.correct:
         return Text("✓ right", "green")
     line = Text("✗ wrong", "red")
-    line.append(f" · it is {question.answer}", "bold")
+    line.append(f" · it is {plain(question.answer)}", "bold")
     if check.feedback:
-        line.append(f" · {check.feedback}")
+        line.append(f" · {plain(check.feedback)}")
     return line
 
 
@@ -57,15 +59,15 @@ class ScriptedRapidFrontend:
     def begin(self, drill: RapidDrill, count: int) -> None:
         section = drill.section
         self.console.print(
-            f"{drill.title} · set {drill.set_name} · {count} questions in "
+            f"{plain(drill.title)} · set {drill.set_name} · {count} questions in "
             f"{clock_text(section.limit_seconds)}",
             markup=False,
         )
 
     def ask(self, prompt: RapidPrompt) -> Reply:
         self.console.print(_heading(prompt).plain, markup=False)
-        self.console.print(prompt.question.prompt, markup=False)
-        line = self.stdin.readline()
+        self.console.print(literal(prompt.question.prompt))
+        line = read_script_line(self.stdin, sys.stderr)
         if not line.strip():
             return Control.STOP
         return reply_from(line.strip())
@@ -85,7 +87,7 @@ class InteractiveRapidFrontend:
         self.countdown = countdown or TerminalCountdown(console)
 
     def begin(self, drill: RapidDrill, count: int) -> None:
-        self.console.print(f"[bold]{drill.title}[/] · set {drill.set_name}")
+        self.console.print(Text.assemble(literal(drill.title, "bold"), f" · set {drill.set_name}"))
         self.console.print(
             f"{count} shapes in {clock_text(drill.section.limit_seconds)}: type (a, b), \\[a, b] "
             "or a x b. :skip moves on, :quit ends the round."
@@ -94,7 +96,7 @@ class InteractiveRapidFrontend:
     def ask(self, prompt: RapidPrompt) -> Reply:
         self.console.print()
         self.console.print(_heading(prompt))
-        self.console.print(prompt.question.prompt, markup=False)
+        self.console.print(literal(prompt.question.prompt))
         words = f"question {prompt.number}/{prompt.total} · {prompt.right_so_far} right"
         with self.countdown.waiting(prompt.remaining_seconds, words):
             while True:
@@ -108,7 +110,7 @@ class InteractiveRapidFrontend:
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check))
         if not check.correct and prompt.question.explanation:
-            self.console.print(Text(prompt.question.explanation, "dim"))
+            self.console.print(literal(prompt.question.explanation, "dim"))
 
     def show_time_up(self) -> None:
         self.console.print("[bold red]time is up[/]")
@@ -152,7 +154,9 @@ def results_table(run: DrillRun, questions: list[RapidQuestion]) -> Table:
             continue
         word, style = RESULT_WORDS.get(part.status, (str(part.status), ""))
         seconds = "—" if part.seconds is None else f"{part.seconds:.1f} s"
-        table.add_row(str(number), part.title, question.answer, seconds, Text(word, style))
+        table.add_row(
+            str(number), literal(part.title), literal(question.answer), seconds, Text(word, style)
+        )
     return table
 
 

@@ -16,7 +16,9 @@ from rich.markup import escape
 from engine.drills.model import Drill, DrillStep
 from engine.drills.runner import DrillRun, Reply
 from engine.schedule import Grade
+from engine.ui.literal import literal, plain
 from engine.ui.mathtext import pretty_math
+from engine.ui.script_line import read_script_line
 
 COMMANDS = ":hint shows a hint, :skip shows the expected step, :quit ends the session"
 RATING_PROMPT = "rate it: 1 again, 2 hard, 3 good, 4 easy"
@@ -42,18 +44,18 @@ class DrillTerminal:
     # -- talking ---------------------------------------------------------------------------
     def say(self, text: str = "", style: str | None = None) -> None:
         if self.console is None:
-            print(text, file=self.out, flush=True)
+            print(plain(text), file=self.out, flush=True)
         else:
-            self.console.print(f"[{style}]{escape(text)}[/]" if style else escape(text))
+            self.console.print(literal(text, style or ""))
 
     def note(self, message: str) -> None:
-        print(f"note: {message}", file=self.err, flush=True)
+        print(f"note: {plain(message)}", file=self.err, flush=True)
 
     def read(self, label: str) -> str:
         """One line; raises EndOfSession on `:quit`, and when scripted on an empty line or EOF."""
         while True:
             if self.console is None:
-                text = self.stdin.readline().strip()
+                text = read_script_line(self.stdin, self.err).strip()
                 if not text:
                     raise EndOfSession
             else:

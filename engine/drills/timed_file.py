@@ -20,7 +20,7 @@ from engine.bank.file_header import FileHeader, StrictModel
 from engine.bank.model import QuestionSet
 from engine.bank.validation_messages import validate_file
 from engine.cards.base import ItemId, Text
-from engine.drills.model import AssumptionsSpec
+from engine.drills.model import AssumptionsSpec, Mistake
 from engine.errors import BankError
 
 FORMAT_VERSION = 1
@@ -33,12 +33,14 @@ class StepSpec(StrictModel):
     """A line checked by `check_step`: it follows `previous` and reaches `expected`.
 
     `must_use` names symbols the line has to mention, so that, for the max trick, the plain
-    softmax (equal in value) does not pass for the stable form.
+    softmax (equal in value) does not pass for the stable form. `mistakes` pair a known wrong
+    line with what to tell the learner, as in a derivation drill's step.
     """
 
     previous: Formula | None = None
     expected: Formula
     must_use: tuple[str, ...] = ()
+    mistakes: list[Mistake] = Field(default_factory=list)
 
 
 class CodeSpec(StrictModel):

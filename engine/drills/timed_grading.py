@@ -51,29 +51,88 @@ class BankChecker:
 
 
 def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:
-    import re
-
-    from engine.checking.bounded_derivation import check_step
+    from engine.checking.derivation.bounded import check_step
 
     verdict = check_step(
         spec.previous,
         answer,
         expected=spec.expected,
         assumptions=assumptions.for_checker(),
+        mistakes=[(m.value, m.message) for m in spec.mistakes],
     )
-    if verdict.correct:
-        missing = [
-            name
-            for name in spec.must_use
-            if not re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", answer)
-        ]
-        if missing:
-            return QuestionCheck(
-                False,
-                f"true, but write the form that uses {', '.join(missing)}",
-                verdict.interpreted_as,
+    if not (spec.must_use and verdict.readable):
+        return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
+    from engine.checking.derivation.step import split_sides
+
+    found = [missing_names(side, spec.must_use) for side in split_sides(answer)]
+    missing = "" if "" in found else found[-1]
+    if verdict.correct and missing:
+        return QuestionCheck(
+            False, "true, but not the form asked for: " + missing, verdict.interpreted_as
+        )
+    message = verdict.message
+    if not verdict.correct and missing and missing not in message:
+        message = f"{message}; {missing}"
+    return QuestionCheck(verdict.correct, message, verdict.interpreted_as)
+
+
+def missing_names(line: str, names: tuple[str, ...]) -> str:
+    """Where a line leaves out a name it must use: "the m is missing from the denominator".
+
+    A fraction is looked at part by part (numerator, denominator), so a learner who shifted the
+    numerator only is told about the denominator; "" when every name is everywhere it belongs.
+    """
+    parts = _fraction_parts(line)
+    said = []
+    for name in names:
+        lacking = [where for where, text in parts if not _mentions(text, name)]
+        if len(lacking) == len(parts):
+            whole = " and the ".join(lacking) if len(parts) > 1 else "the line"
+            said.append(
+                f"the {name} is missing from the {whole}"
+                if len(parts) > 1
+                else f"{name} is missing from {whole}"
             )
-    return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
+        elif lacking:
+            said.append(f"the {name} is missing from the {lacking[0]}")
+    return "; ".join(said)
+
+
+def _mentions(text: str, name: str) -> bool:
+    import re
+
+    return re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", text) is not None
+
+
+def _fraction_parts(line: str) -> list[tuple[str, str]]:
+    """[("numerator", ...), ("denominator", ...)] for `a / b` at the top level, else the line."""
+    depth = 0
+    for position, char in enumerate(line):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        if char == "/" and depth == 0:
+            return [("numerator", line[:position]), ("denominator", line[position + 1 :])]
+    frac = line.find("\\frac")
+    if frac >= 0:
+        numerator, end = _braced(line, frac + len("\\frac"))
+        denominator, _ = _braced(line, end)
+        if numerator is not None and denominator is not None:
+            return [("numerator", numerator), ("denominator", denominator)]
+    return [("line", line)]
+
+
+def _braced(text: str, start: int) -> tuple[str | None, int]:
+    """The text of the `{...}` group at `start` (after spaces) and where it ends."""
+    position = start
+    while position < len(text) and text[position].isspace():
+        position += 1
+    if position >= len(text) or text[position] != "{":
+        return None, position
+    depth = 0
+    for end in range(position, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        if depth == 0:
+            return text[position + 1 : end], end + 1
+    return None, len(text)
 
 
 def _code(spec: CodeSpec, code: str) -> QuestionCheck:

@@ -12,6 +12,7 @@ from engine.drills.timed_file import TimedDrill
 from engine.drills.timed_grading import model_answer
 from engine.drills.timed_records import Comparison
 from engine.drills.timed_run import DrillRun, PartStatus
+from engine.ui.literal import literal
 
 SPARKS = "▁▂▃▄▅▆▇█"
 STATUS_WORDS = {
@@ -47,9 +48,9 @@ def show_results(
     for part, result in zip(drill.parts, run.parts, strict=True):
         if result.right:
             continue
-        console.print(Text(f"{part.title}:", style="bold"))
+        console.print(literal(f"{part.title}:", "bold"))
         for question in part.questions:
-            console.print(Text(_indent(model_answer(qset, question))))
+            console.print(literal(_indent(model_answer(qset, question))))
 
 
 def results_table(run: DrillRun, earlier: Comparison) -> Table:
@@ -67,7 +68,7 @@ def results_table(run: DrillRun, earlier: Comparison) -> Table:
         else:
             mine = Text(STATUS_WORDS.get(result.status, str(result.status)), "red")
         table.add_row(
-            result.title,
+            literal(result.title),
             mine,
             str(result.attempts),
             "—" if best is None else clock_text(best),

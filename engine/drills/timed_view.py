@@ -21,6 +21,8 @@ from rich.text import Text
 from engine.drills.countdown import TerminalCountdown, clock_text
 from engine.drills.timed_file import TimedDrill
 from engine.drills.timed_run import Control, Prompt, QuestionCheck, Reply, reply_from
+from engine.ui.literal import literal, plain
+from engine.ui.script_line import read_script_line
 
 END_OF_CODE = "."
 EDITOR_TEMPLATE = (
@@ -38,18 +40,18 @@ class ScriptedTimedFrontend:
 
     def begin(self, drill: TimedDrill) -> None:
         self.console.print(
-            f"{drill.title} · set {drill.set_name} · {clock_text(drill.limit_seconds)} for "
+            f"{plain(drill.title)} · set {drill.set_name} · {clock_text(drill.limit_seconds)} for "
             f"{len(drill.parts)} parts",
             markup=False,
         )
 
     def ask(self, prompt: Prompt) -> Reply:
         self.console.print(_heading(prompt).plain, markup=False)
-        self.console.print(prompt.text, markup=False)
+        self.console.print(literal(prompt.text))
         if prompt.question.code is not None:
             self.console.print(f"(end the code with a line containing only {END_OF_CODE})")
             return self._code()
-        line = self.stdin.readline()
+        line = read_script_line(self.stdin, sys.stderr)
         if not line.strip():
             return Control.STOP
         return reply_from(line.strip())
@@ -57,7 +59,7 @@ class ScriptedTimedFrontend:
     def _code(self) -> Reply:
         lines: list[str] = []
         while True:
-            line = self.stdin.readline()
+            line = read_script_line(self.stdin, sys.stderr)
             if not line or line.rstrip("\n") == END_OF_CODE:
                 break
             if not lines and not line.strip():
@@ -83,7 +85,7 @@ class InteractiveTimedFrontend:
         self.countdown = countdown or TerminalCountdown(console)
 
     def begin(self, drill: TimedDrill) -> None:
-        self.console.print(f"[bold]{drill.title}[/] · set {drill.set_name}")
+        self.console.print(Text.assemble(literal(drill.title, "bold"), f" · set {drill.set_name}"))
         self.console.print(
             f"{len(drill.parts)} parts in {clock_text(drill.limit_seconds)}. A wrong answer can be "
             "tried again while time remains; :skip moves on, :quit ends the drill."
@@ -92,7 +94,7 @@ class InteractiveTimedFrontend:
     def ask(self, prompt: Prompt) -> Reply:
         self.console.print()
         self.console.print(_heading(prompt))
-        self.console.print(prompt.text, markup=False)
+        self.console.print(literal(prompt.text))
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if prompt.question.code is not None and editor:
             return _edit(editor) or Control.SKIP  # the editor has the screen: no live countdown
@@ -159,7 +161,7 @@ def _heading(prompt: Prompt) -> Text:
     left = prompt.remaining_seconds
     style = "green" if left > 60 else ("yellow" if left > 20 else "bold red")
     heading = Text.assemble(
-        (f"[{prompt.part_number}/{prompt.parts_total}] {prompt.part.title}", "bold"),
+        (f"[{prompt.part_number}/{prompt.parts_total}] {plain(prompt.part.title)}", "bold"),
         " · ",
         (f"⏱ {clock_text(left)} left", style),
     )
@@ -171,7 +173,7 @@ def _heading(prompt: Prompt) -> Text:
 def _check_line(check: QuestionCheck) -> Text:
     line = Text("✓ right", "green") if check.correct else Text("✗ not yet", "red")
     if check.interpreted_as:
-        line.append(f" · read as {check.interpreted_as}")
+        line.append(f" · read as {plain(check.interpreted_as)}")
     if check.feedback and not check.correct:
-        line.append(f" · {check.feedback}")
+        line.append(f" · {plain(check.feedback)}")
     return line

@@ -16,9 +16,10 @@ from engine.cards.base import Item
 from engine.cards.choice import LETTERS, ChoiceItem
 from engine.cards.cloze import ClozeItem, find_blanks
 from engine.cards.computed import ComputedItem
+from engine.cards.exercise import ExerciseItem
 from engine.cards.recall import RecallItem
 from engine.cards.typed import NumberItem
-from engine.export.anki_html import escape, options_list, prose
+from engine.export.anki_html import code_block, escape, options_list, prose
 from engine.export.anki_mathjax import mathjax
 from engine.export.anki_models import CLOZE, FIELDS, RECALL, TYPED
 from engine.ui.mathtext import pretty_math
@@ -74,6 +75,13 @@ def note_for(item: Item, set_name: str) -> AnkiNote:
     elif isinstance(shown, RecallItem):
         note_type = RECALL
         fields = {"Front": prose(shown.prompt), "Back": prose(shown.back)}
+    elif isinstance(shown, ExerciseItem):
+        # Written from memory on paper or in an editor, then compared with the solution.
+        note_type = RECALL
+        fields = {
+            "Front": prose(shown.prompt) + code_block(shown.signature),
+            "Back": code_block(shown.solution),
+        }
     elif isinstance(shown, ChoiceItem):
         note_type = TYPED
         letter = LETTERS[shown.answer - 1]

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from engine.errors import StoreError
 from engine.paths import STORE_FILE
+from engine.store.backups import back_up_if_changed
+from engine.store.integrity import describe_failure, verify_before_writing
 from engine.store.migrations import apply_migrations
 from engine.store.reviews import Store
 
@@ -24,10 +26,12 @@ def open_store(folder: Path) -> Store:
     except OSError as exc:
         raise StoreError(f"cannot create the store folder {folder}: {exc.strerror}") from exc
     _check_header(path)
+    # Read-only first: a store that fails here is never opened for writing.
+    verify_before_writing(path)
     try:
         db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the store {path}: {exc}") from exc
+        raise describe_failure(path, exc) from exc
     try:
         _claim(db, path)
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -35,21 +39,15 @@ def open_store(folder: Path) -> Store:
         # FULL: a committed answer survives power loss too, not only a killed process.
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
+        back_up_if_changed(db, path)
         apply_migrations(db, int(time.time() * 1000))
     except sqlite3.DatabaseError as exc:
         db.close()
-        raise damaged(path, exc) from exc
+        raise describe_failure(path, exc) from exc
     except StoreError:
         db.close()
         raise
     return Store(db, path)
-
-
-def damaged(path: Path, exc: Exception) -> StoreError:
-    return StoreError(
-        f"the store {path} is damaged ({exc}); it was left untouched: move it aside to start "
-        "afresh, or use --data-dir for another store"
-    )
 
 
 def _check_header(path: Path) -> None:

@@ -9,6 +9,8 @@ from rich.panel import Panel
 from rich.text import Text
 
 from engine.cards import Item
+from engine.cards.exercise import ExerciseItem
+from engine.exercise_attempts import attempt_file, edit
 from engine.schedule import Grade
 from engine.session import Outcome, Question, ReviewSession, asks_again, grade_answer
 from engine.ui.describe import COMMANDS_HELP, interval, phase_name, shown_answer, verdict_line
@@ -52,6 +54,13 @@ class InteractiveFrontend:
         started = time.monotonic()
         graded: tuple[Grade, Verdict | None] = (Grade.AGAIN, None)
         hint = "Enter to reveal" if item.self_rated else "your answer"
+        attempt = None
+        if isinstance(item, ExerciseItem):
+            attempt = attempt_file(session.store.path.parent, session.qset.name, item)
+            self.console.print(Text(f"your file: {attempt}", style="dim"))
+            hint = "Enter to write it in your editor, or a file's path"
+        hints_given = 0
+        text = ""
         while True:
             text = self.console.input(f"[dim]{hint} (:hint :undo :quit)[/] › ").strip()
             if text in {":q", ":quit"}:
@@ -59,7 +68,10 @@ class InteractiveFrontend:
             if text in {":u", ":undo"}:
                 return Undo()
             if text in {":h", ":hint"}:
-                hint_text = reflow(item.hint) if item.hint else "no hint for this one"
+                steps = item.hint_steps()
+                shown = steps[min(hints_given, len(steps) - 1)] if steps else None
+                hints_given += 1
+                hint_text = reflow(shown) if shown else "no hint for this one"
                 self.console.print(Text.assemble(("hint: ", "yellow"), hint_text))
                 continue
             if text.startswith(":"):
@@ -74,6 +86,9 @@ class InteractiveFrontend:
                     self.console.print("[dim]nothing was recorded; type the answer again[/]")
                     continue
             break
+        if attempt is not None and not text:
+            edit(attempt)  # grades what the learner saved once the editor closes
+            text = str(attempt)
         duration = int((time.monotonic() - started) * 1000)
         if item.self_rated:
             self._reveal(item)

@@ -17,6 +17,7 @@ from engine.session import Outcome, Question, ReviewSession, asks_again, grade_a
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, Undo
 from engine.ui.prompt_text import plain_text
+from engine.ui.script_line import read_script_line
 from engine.verdict import Verdict
 
 # After this many unreadable lines in a row, a typed question counts as Again (SPEC.md).
@@ -51,7 +52,7 @@ class ScriptedFrontend:
         unreadable = 0
         grade, verdict = Grade.AGAIN, None
         while True:
-            line = self.stdin.readline()
+            line = read_script_line(self.stdin, self.err)
             text = line.strip()
             if not text:
                 return End()

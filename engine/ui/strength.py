@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.stats import TagStrength
+from engine.ui.literal import literal
 
 BAR_CELLS = 10
 
@@ -33,7 +34,7 @@ def strength_table(tags: Sequence[TagStrength], desired: float) -> Table | Text:
     table.add_column("leeches", justify="right")
     for t in tags:
         table.add_row(
-            t.tag,
+            literal(t.tag),
             str(t.cards),
             str(t.introduced),
             recall_bar(t.retrievability, desired),

@@ -122,3 +122,35 @@ def test_limits_must_be_positive() -> None:
     with pytest.raises(ValueError, match="seconds_per_call"):
         Limits(seconds_per_call=0)
     assert Limits().memory_bytes == 2 * 2**30
+
+
+def _raw_frame(head: bytes) -> bytes:
+    return protocol.PREFIX.pack(protocol.MAGIC, TOKEN, 1, len(head), 0) + head
+
+
+@pytest.mark.parametrize(
+    "head",
+    [b"[" * 100_000, b'{"a":' * 30_000 + b"1" + b"}" * 30_000, b"[" * 9 + b"]" * 9],
+)
+def test_a_deeply_nested_header_is_refused_without_parsing_it(head: bytes) -> None:
+    reader = protocol.FrameReader(TOKEN, max_payload=10)
+    reader.feed(_raw_frame(head))
+    with pytest.raises(protocol.ProtocolError, match="nests deeper"):
+        reader.next_frame()
+
+
+@given(st.recursive(st.none() | st.integers() | st.text(), lambda inner: st.lists(inner)))
+def test_nesting_depth_agrees_with_the_parsed_value(value: object) -> None:
+    def depth(item: object) -> int:
+        return 1 + max(map(depth, item), default=0) if isinstance(item, list) else 0
+
+    assert protocol.nesting_depth(json.dumps(value)) == depth(value)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [[2**39, 2**39, 0], [0] + [2**20] * 3, [2**31, 2**31], [2**29], [2**15, 2**15]],
+)
+def test_shapes_beyond_the_cap_are_refused_even_when_empty(shape: list[int]) -> None:
+    with pytest.raises(ArrayFormatError, match=r"size cap|invalid array shape"):
+        decode_arrays([{"dtype": "<f8", "shape": shape}], b"")

@@ -205,7 +205,7 @@ def test_every_topic_has_at_least_three_items(set_15: QuestionSet, topic: str) -
 
 
 def test_every_item_has_a_hint_and_an_explanation(set_15: QuestionSet) -> None:
-    missing = [i.id for i in set_15.items if not (i.hint and i.explanation)]
+    missing = [i.id for i in set_15.items if not (i.hint_steps() and i.explanation)]
     assert missing == []
 
 

@@ -2,7 +2,7 @@
 
 `both_step_checkers` runs every test of a module twice: once with `check_step` in-process
 (`engine.checking.derivation`) and once through the bounded checking worker
-(`engine.checking.bounded_derivation`, the path the drills take), so both must give the same
+(`engine.checking.derivation.bounded`, the path the drills take), so both must give the same
 verdicts. A module opts in by importing the fixture and marking itself with
 `pytestmark = pytest.mark.usefixtures("both_step_checkers")`; its tests call the module-level
 name `check_step`, which the fixture points at one checker or the other.
@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.checking import bounded_derivation, derivation
+from engine.checking import derivation
+from engine.checking.derivation import bounded as bounded_derivation
 
 
 @pytest.fixture(scope="module", params=["in-process", "in-worker"])

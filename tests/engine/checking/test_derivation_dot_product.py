@@ -126,7 +126,13 @@ def test_an_unfinished_but_correct_line_is_valid_yet_not_the_closed_form() -> No
 def test_repeating_the_previous_line_makes_no_progress() -> None:
     verdict = step("Var(q·k)", "= Var(q·k)", expected="Σ_a Var(q_a k_a)")
     assert verdict.valid and not verdict.correct
-    assert "repeats" in verdict.message
+    assert "the line you started from" in verdict.message
+
+
+def test_repeating_the_previous_line_with_another_index_letter_makes_no_progress() -> None:
+    verdict = step("Σ_a E[q_a k_a]", r"= \sum_{i=1}^{d_k} E[q_i k_i]", expected="Σ_a E[q_a] E[k_a]")
+    assert verdict.valid and not verdict.correct
+    assert "the line you started from" in verdict.message
 
 
 def test_a_random_quantity_is_not_a_number() -> None:

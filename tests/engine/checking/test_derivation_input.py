@@ -84,7 +84,7 @@ def test_import_and_system_calls_are_never_run(tmp_path: Path) -> None:
         ("Var(q·k) = = d_k", "each side"),
         ("E[q·k", "never closed"),
         ("Var(x·y)", "not a known name"),
-        ("Σ_z q_z k_z", "not an index"),
+        ("Σ_q q_a k_a", "not an index"),
         ("E[q]", "q is a vector"),
         ("∂p_i", "derivative"),
     ],

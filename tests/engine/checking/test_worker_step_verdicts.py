@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.checking import bounded_derivation, derivation
+from engine.checking import derivation
 from engine.checking.bounded import checker_pid, start_checker
 from engine.checking.derivation import Assumptions, BrokenLink, StepVerdict
+from engine.checking.derivation import bounded as bounded_derivation
 from engine.checking.worker import answer_request
 from engine.checking.worker_wire import (
     StepRequest,

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine.checking.derivation_step import Assumptions
+from engine.checking.derivation.step import Assumptions
 from engine.checking.worker_wire import (
     StepRequest,
     request_from_data,

@@ -170,6 +170,26 @@ def test_a_second_miss_shows_the_expected_step_and_goes_on_from_it(
     assert reviews(store_home) == [("drill-var-scaled", int(Grade.AGAIN))]
 
 
+def test_a_slip_is_named_and_the_learner_goes_on_with_their_own_index_letters(
+    run,  # noqa: F811
+    store_home: Path,
+) -> None:
+    lines = [
+        r"= \sum_{i=1}^{d_k} E[q_i k_i]",
+        "= Σ_i E[q_i k_i]^2",
+        "= Σ_i E[q_i] E[k_i]",
+        "= Σ_i 0·0 = 0",
+        "Var(q·k) = d_k Var(q_1 k_1)",
+        "= Σ_a (E[q_a²]E[k_a²] − E[q_a]²E[k_a]²)",
+        "= d_k",
+    ]
+    result = run("drill", "15", "mean-var-dot", input="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert "squaring is not a valid step" in result.stdout
+    assert "not an index" not in result.stdout
+    assert reviews(store_home) == [("drill-mean-var-dot", int(Grade.HARD))]
+
+
 def test_solving_for_d_k_and_matrix_steps_are_checked(run, store_home: Path) -> None:  # noqa: F811
     lines = ["2T^2 d_k", "8 T d_k + 8 T^2", "T d/(4(d+T))", "= d_k/(4(1 + d_k/T))", "d_k/4",
              "d_k = 4*10 = 40"]  # fmt: skip

@@ -118,7 +118,7 @@ def test_the_plain_softmax_does_not_pass_for_the_max_trick(store_home: Path) -> 
     lines = [*RIGHT_ANSWERS[:5], "exp(s_i)/sum_j exp(s_j)", MAX_TRICK, GOOD_CODE]
     run, frontend = drive(store_home, lines)
     assert run.parts[3].attempts == 2
-    assert "write the form that uses m" in frontend.text
+    assert "the m is missing from the numerator and the denominator" in frontend.text
     assert run.within_limit
 
 
@@ -224,3 +224,58 @@ def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -
         PartStatus.NOT_REACHED,
     ]
     assert "time is up" in frontend.text
+
+
+# --- the max-trick part -----------------------------------------------------------------------
+def max_trick(store: Path):  # type: ignore[no-untyped-def]
+    drill, qset = drill_15(store)
+    part = next(p for p in drill.parts if p.id == "max-trick")
+    checker = BankChecker(qset)
+    return part, part.questions[0], checker, question_text(qset)
+
+
+def test_the_max_trick_question_does_not_give_its_own_answer_away(store_home: Path) -> None:
+    part, question, checker, text = max_trick(store_home)
+    prompt = "".join(text(question).split())
+    for answer in (question.answer or "", "exp(s_i-m)/Σ_jexp(s_j-m)", "e^{s_i-m}"):
+        shown = "".join(answer.split("=")[-1].split())
+        assert shown not in prompt, f"the prompt shows {answer!r}"
+    assert checker.check(part, question, question.answer or "").correct
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "softmax_i(s) = e^{s_i - m} / Σ_j e^{s_j - m}",
+        r"softmax_i(s) = \frac{e^{s_i - m}}{\sum_{j=1}^{n} e^{s_j - m}}",
+        "exp(s_i - m)/sum_j exp(s_j - m)",
+        "e^{s_i - m} / Σ_l e^{s_l - m}",
+    ],
+)
+def test_the_max_trick_accepts_the_equation_form_it_asks_for(store_home: Path, line: str) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.correct, check.feedback
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("softmax_i(s) = e^{s_i - m} / Σ_j e^{s_j}", "the m is missing from the denominator"),
+        (r"\frac{e^{s_i - m}}{\sum_j e^{s_j}}", "the m is missing from the denominator"),
+        ("e^{s_i} / Σ_j e^{s_j - m}", "the m is missing from the numerator"),
+        ("e^{s_i}/Σ_j e^{s_j}", "the m is missing from the numerator and the denominator"),
+    ],
+)
+def test_the_max_trick_says_what_is_missing(store_home: Path, line: str, says: str) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert not check.correct
+    assert says in check.feedback
+
+
+def test_the_max_trick_lists_only_the_names_the_question_uses(store_home: Path) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, "e^{s_i - x} / Σ_j e^{s_j - x}")
+    assert not check.correct
+    assert "(this question uses m, s_i, s_j, s_k)" in check.feedback

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.checking.derivation_step import Side
-from engine.checking.expression import pretty
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
     Misconceptions,
     RandomPolynomial,
+    at_normal,
 )
+from engine.checking.derivation.rules import broken_rule
+from engine.checking.derivation.step import Side
+from engine.checking.expression import pretty
 
 if TYPE_CHECKING:
-    from engine.checking.derivation_reader import StepReader
+    from engine.checking.derivation.reader import StepReader
 
 # Classic wrong rules, tried in order on the side a wrong step started from.
 MISCONCEPTIONS = (
@@ -71,27 +73,43 @@ def correct_message(reader: StepReader, rules: set[str]) -> str:
 def explain(
     reader: StepReader, left: Side, right: Side, from_previous: bool, known: list[tuple[Side, str]]
 ) -> str:
+    """Why the `=` between `left` and `right` does not hold, naming the rule broken if known."""
     left_random = any(term != CONSTANT for term in left.value)
     right_random = any(term != CONSTANT for term in right.value)
     if left_random != right_random:
         random_side, fixed_side = (left, right) if left_random else (right, left)
         return (
-            f"{random_side.shown} is a random quantity but {fixed_side.shown} is not: "
-            "take E[...] or Var(...) of it"
+            f"{random_side.shown} is a random quantity but {fixed_side.shown} is a number: only "
+            "constants come out of E[...] or Var(...), so keep each component inside its E"
         )
     start = (
         "this line does not follow from the previous one"
         if from_previous
         else "this step changes the value"
     )
+    rule = broken_rule(reader, left, right)
     left_value = reader.show_value(left.value)
     right_value = reader.show_value(right.value)
+    if reader.same_normal(left.value, right.value):
+        head = (
+            f"{start}: both sides are {left_value} only because the components are N(0, 1), "
+            "which does not make the step valid"
+        )
+        hint = rule or (
+            "each `=` must hold by the rules (linearity, independence, "
+            "Var(X) = E[X²] − E[X]²), or put the assumption in openly, as in E[q_a] = 0"
+        )
+        return f"{head}; {hint}"
     head = (
         f"{start}: {left.shown} is {left_value}, your line gives {right_value}"
         if left.shown != left_value
         else f"{start}: it should stay {left_value}, your line gives {right_value}"
     )
-    hint = known_mistake(reader, right.value, known) or diagnose(reader, left, right.value, known)
+    hint = (
+        rule
+        or known_mistake(reader, right.value, known)
+        or diagnose(reader, left, right.value, known)
+    )
     return head + (f"; {hint}" if hint else "")
 
 
@@ -99,7 +117,7 @@ def known_mistake(
     reader: StepReader, given: RandomPolynomial, known: list[tuple[Side, str]]
 ) -> str:
     for wrong, message in known:
-        if reader.same(given, wrong.value):
+        if reader.same_normal(given, wrong.value):
             return message
     return ""
 
@@ -116,11 +134,12 @@ def diagnose(
             wrong = reader.value_of(reference.expr, misconception)
         except CannotEvaluate:
             continue
-        if reader.same(wrong, given) and not reader.same(wrong, reference.value):
+        if reader.same_normal(wrong, given) and not reader.same_normal(wrong, reference.value):
             return message.replace("{d}", dimension)
-    if set(given) | set(reference.value) <= {CONSTANT}:
+    given, expected = at_normal(given), at_normal(reference.value)
+    if set(given) | set(expected) <= {CONSTANT}:
         zero = sympy.Integer(0)
-        right, wrong_value = reference.value.get(CONSTANT, zero), given.get(CONSTANT, zero)
+        right, wrong_value = expected.get(CONSTANT, zero), given.get(CONSTANT, zero)
         has_variance = any(str(f.func) == "Var" for f in reference.expr.atoms(sympy.Function))
         if has_variance and right != 0 and reader.equal_scalars(wrong_value, sympy.sqrt(right)):
             return "that is the standard deviation, √Var; the variance is its square"

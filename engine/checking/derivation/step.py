@@ -16,7 +16,7 @@ from engine.errors import AnswerError
 from engine.verdict import Verdict
 
 if TYPE_CHECKING:
-    from engine.checking.random_polynomial import RandomPolynomial
+    from engine.checking.derivation.random_polynomial import RandomPolynomial
 
 
 @dataclass(frozen=True)

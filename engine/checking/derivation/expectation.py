@@ -6,8 +6,10 @@ q_a, k_a are i.i.d. N(0, 1): such a quantity is a `RandomPolynomial` (see `rando
 into that form, and reduces every E and Var to an exact polynomial in the dimension:
 
 - E is linear, and the expectation of a product of sums is a sum over which of their indices
-  coincide (set partitions): independent components factorise, E[x] = 0, E[x²] = 1 and in
-  general E[x^n] = (n-1)!! for even n;
+  coincide (set partitions): independent components factorise into moments E[x^n] of one
+  component. With `generic` (the default) each moment stays an unknown (`moment_symbol`), so
+  that a step is judged by the rules it uses and not by the numbers N(0, 1) happens to give;
+  `random_polynomial.at_normal` puts in E[x] = 0, E[x²] = 1 and E[x^n] = (n-1)!! afterwards;
 - Var(X) = E[X²] - E[X]², which gives Var(cX) = c² Var(X) and the sum of variances for a sum of
   independent terms;
 - a sum over an index of a term that does not depend on it is the index's range times the term.
@@ -21,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.checking.derivation_notation import read_marker, sum_marker
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.notation import read_marker, sum_marker
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
     Misconceptions,
@@ -33,6 +35,7 @@ from engine.checking.random_polynomial import (
     add,
     double_factorial,
     indices_of,
+    moment_symbol,
     set_partitions,
 )
 
@@ -52,10 +55,13 @@ class Lowering:
         model: RandomModel,
         misconceptions: Misconceptions | None = None,
         definitions: Mapping[str, Any] | None = None,
+        *,
+        generic: bool = True,
     ) -> None:
         import sympy
 
         self.sympy = sympy
+        self.generic = generic and misconceptions is None
         self.model = model
         self.wrong = misconceptions or Misconceptions()
         self.definitions = dict(definitions or {})
@@ -149,6 +155,8 @@ class Lowering:
         return result
 
     def _sum(self, argument: Any) -> RandomPolynomial:
+        if argument == 0:  # Σ_a 0·0: SymPy has already dropped the index with the zero body
+            return {}
         index, body = self._sum_index(argument)
         size = self.sympy.Symbol(self.model.index_sizes[index])
         total: RandomPolynomial = {}
@@ -285,6 +293,13 @@ class Lowering:
         """E of a product of powers of independent N(0, 1) components with one index."""
         if sum(1 for power in monomial if power) > 1:
             self.used.add("independence")
+        if self.generic:
+            moment = self.sympy.Integer(1)
+            for vector, power in zip(self.model.vectors, monomial, strict=True):
+                if power:
+                    self.used.add("zero mean" if power % 2 else "unit variance")
+                    moment *= moment_symbol(vector, power)
+            return moment
         value = 1
         for power in monomial:
             if power == 0:

@@ -13,12 +13,18 @@ import itertools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.checking.derivation_notation import read_marker, sum_marker
+from engine.checking.derivation.notation import read_marker, sum_marker
+from engine.checking.derivation.random_polynomial import (
+    CannotEvaluate,
+    RandomPolynomial,
+    at_normal,
+    indices_of,
+    polynomial_moments,
+)
 from engine.checking.expression import equivalent
-from engine.checking.random_polynomial import CannotEvaluate, RandomPolynomial, indices_of
 
 if TYPE_CHECKING:
-    from engine.checking.derivation_reader import StepReader
+    from engine.checking.derivation.reader import StepReader
 
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).
@@ -34,6 +40,21 @@ def same(reader: StepReader, left: RandomPolynomial, right: RandomPolynomial) ->
         equal_scalars(reader, left.get(term, zero), right.get(term, zero))
         for term in set(left) | set(right)
     )
+
+
+def follows(reader: StepReader, left: RandomPolynomial, right: RandomPolynomial) -> bool:
+    """Whether `right` is a valid step from `left`.
+
+    Both are reduced with the components' moments left unknown, so equal sides are equal by the
+    rules (linearity, independence, the definitions), not because N(0, 1) makes two different
+    quantities the same number. A step may also apply the stated assumption openly: the moments
+    it no longer mentions (E[q_a] written as 0, E[q_a²] as 1) are put in on the left. A moment
+    the line still mentions keeps its generic value, so E[q_a k_a]² for E[q_a k_a] fails.
+    """
+    if same(reader, left, right):
+        return True
+    applied = polynomial_moments(left) - polynomial_moments(right)
+    return bool(applied) and same(reader, at_normal(left, applied), right)
 
 
 def equal_scalars(reader: StepReader, a: Any, b: Any) -> bool:
@@ -97,6 +118,8 @@ def written_out(
     if str(expr.func) == "sum":
         marker = next(iter(s for s in expr.free_symbols if str(s).startswith("zzsum_")), None)
         if marker is None:
+            if expr.args[0] == 0:  # Σ_a 0·0: the body, and with it the index, is zero
+                return sympy.Integer(0)
             raise CannotEvaluate("say which index a sum runs over, as in Σ_j e^{s_j}")
         index = str(marker)[len(sum_marker("")) :]
         body = expr.args[0] / marker

@@ -16,6 +16,58 @@ from typing import Any
 Monomial = tuple[int, ...]  # the power of each random vector's component, in model order
 
 
+MOMENT_PREFIX = "zzmoment"
+
+
+def moment_symbol(vector: str, power: int) -> Any:
+    """E[x^power] for a component x of `vector`, kept as an unknown: `zzmoment2q` is E[q_a²]."""
+    import sympy
+
+    return sympy.Symbol(f"{MOMENT_PREFIX}{power}{vector}")
+
+
+def read_moment(name: str) -> tuple[int, str] | None:
+    """(power, vector) for a moment symbol's name, else None."""
+    if not name.startswith(MOMENT_PREFIX):
+        return None
+    rest = name[len(MOMENT_PREFIX) :]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    if not digits or digits == len(rest):
+        return None
+    return int(rest[:digits]), rest[digits:]
+
+
+def normal_moment(power: int) -> int:
+    """E[x^power] for x ~ N(0, 1): 0 for odd powers, (power - 1)!! for even ones."""
+    return 0 if power % 2 else double_factorial(power - 1)
+
+
+def moments_in(expr: Any) -> set[Any]:
+    """The moment symbols an expression depends on."""
+    return {s for s in getattr(expr, "free_symbols", ()) if read_moment(str(s))}
+
+
+def with_normal_moments(expr: Any, only: set[Any] | None = None) -> Any:
+    """`expr` with the moments (all of them, or those in `only`) of N(0, 1) components put in."""
+    import sympy
+
+    values = {}
+    for symbol in moments_in(expr):
+        if only is None or symbol in only:
+            power, _ = read_moment(str(symbol)) or (1, "")
+            values[symbol] = sympy.Integer(normal_moment(power))
+    return sympy.expand(expr.xreplace(values)) if values else expr
+
+
+def at_normal(polynomial: RandomPolynomial, only: set[Any] | None = None) -> RandomPolynomial:
+    """A random polynomial with N(0, 1) moments put into its coefficients."""
+    return add({}, {t: with_normal_moments(c, only) for t, c in polynomial.items()})
+
+
+def polynomial_moments(polynomial: RandomPolynomial) -> set[Any]:
+    return set().union(*(moments_in(c) for c in polynomial.values()))
+
+
 class CannotEvaluate(Exception):
     """The expression is readable but outside what this checker can reduce; says why."""
 

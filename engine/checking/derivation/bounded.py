@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.checking import bounded
-from engine.checking.derivation_step import Assumptions, StepVerdict, unchecked
+from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
 from engine.checking.worker_wire import StepRequest, request_to_data, step_verdict_from_data
 from engine.errors import AnswerError
 

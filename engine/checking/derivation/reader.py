@@ -2,7 +2,7 @@
 
 `StepReader` knows the names a derivation may use (the declared symbols, every member of an
 indexed family such as s_i, s_j, the Kronecker deltas, the aliases), reads a side with the safe
-reader after `derivation_notation` has rewritten E[...], Σ_a, q·k and ∂p_i/∂s_j, reduces it to a
+reader after `notation` has rewritten E[...], Σ_a, q·k and ∂p_i/∂s_j, reduces it to a
 canonical value (`expectation.Lowering`), and shows expressions and values the way a learner
 writes them. Nothing typed is ever executed.
 """
@@ -12,24 +12,33 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.checking.derivation_comparison import equal_scalars, same
-from engine.checking.derivation_notation import read_marker, rewrite_derivation, sum_marker
-from engine.checking.derivation_step import Assumptions, Side, split_sides
-from engine.checking.expectation import Lowering
-from engine.checking.expression import pretty
-from engine.checking.notation import names_used, normalise
-from engine.checking.random_polynomial import (
+from engine.checking.derivation.comparison import equal_scalars, follows, same
+from engine.checking.derivation.expectation import Lowering
+from engine.checking.derivation.notation import (
+    derivative_marker,
+    read_marker,
+    rewrite_derivation,
+    sum_marker,
+)
+from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     Misconceptions,
     RandomModel,
     RandomPolynomial,
+    at_normal,
     display,
 )
+from engine.checking.derivation.step import Assumptions, Side, split_sides
+from engine.checking.expression import pretty
+from engine.checking.notation import names_used, normalise
 from engine.checking.safe_ast import Vocabulary, build, parse_tree
 from engine.errors import AnswerError, BankError
 
 MAX_SIDES = 6
-_MARKER_NAME = re.compile(r"zz(?:dot|sum|diff)_[A-Za-z0-9_]*")
+# What a side that only names the quantity looks like: words, subscripts, a derivative, a call.
+_LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
+_USES = re.compile(r"\(this question uses [^)]*\)")
+_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
 
 
 class StepReader:
@@ -42,12 +51,27 @@ class StepReader:
         }
         self.model = RandomModel(a.normal_vectors, a.dimension, self.index_sizes)
         self.families = self._families()
-        self.aliases = self._aliases()
+        self.aliases, derivative_spellings = self._split_aliases(self._aliases())
+        self.derivative_quantities: set[str] = set()
+        self.derivative_names: dict[str, str] = {}
+        self.family_definitions: dict[str, tuple[str, Any]] = {}
+        self.definitions: dict[str, Any] = {}
         self.rename = {
             spelling: name for name, spellings in self.aliases.items() for spelling in spellings
         }
-        self.family_definitions: dict[str, tuple[str, Any]] = {}
-        self.definitions: dict[str, Any] = {}
+        # `δ` may be written ∂L/∂O and `g_t` as ∂L/∂s_t: derivatives of a quantity the drill
+        # does not define, named by the drill. Their markers are renamed after rewriting.
+        for _ in range(2):  # ∂L/∂O names L as a quantity, so that dL/dO is read the second time
+            for spelling, name in derivative_spellings.items():
+                try:
+                    marker = read_marker(self._rewrite(spelling).strip())
+                except AnswerError:
+                    raise BankError(
+                        [f"the spelling {spelling!r} of {name} cannot be read"]
+                    ) from None
+                if marker is not None and marker[0] == "derivative":
+                    self.derivative_quantities.add(marker[1][0])
+                    self.derivative_names[derivative_marker(*marker[1])] = name
         self.symbols = self._declared_symbols()
         for text in a.definitions.values():
             self.symbols |= self._names_in(text)
@@ -96,6 +120,18 @@ class StepReader:
                 )
         return aliases
 
+    @staticmethod
+    def _split_aliases(
+        aliases: dict[str, tuple[str, ...]],
+    ) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+        """Plain spellings, and the spellings that are derivatives (`∂L/∂O`) with their names."""
+        plain: dict[str, tuple[str, ...]] = {}
+        derivatives: dict[str, str] = {}
+        for name, spellings in aliases.items():
+            plain[name] = tuple(s for s in spellings if "/" not in s)
+            derivatives |= {s: name for s in spellings if "/" in s}
+        return plain, derivatives
+
     def _declared_symbols(self) -> set[str]:
         a = self.assumptions
         symbols = {a.dimension, a.count, *a.normal_vectors, *a.symbols, *a.aliases}
@@ -112,6 +148,23 @@ class StepReader:
         except AnswerError:
             return set()
 
+    def names_for_learner(self) -> list[str]:
+        """The names this question uses, as a learner would list them: not every internal
+        spelling (no δ for every pair of indices, no range symbol n)."""
+        a = self.assumptions
+        plain_indices = [i for i in a.indices if not i.isdigit()]
+        names = {*a.symbols, *a.matrices, *a.normal_vectors}
+        names |= {f"{f}_{i}" for f in self.families for i in plain_indices}
+        names |= {f"{v}_{i}" for v in a.normal_vectors for i in a.vector_indices[:1]}
+        if a.normal_vectors or a.dimension in a.aliases:
+            names.add(a.dimension)
+        for name in a.definitions:
+            family, _ = self.family_of(name)
+            names.add(name if family is None else f"{family}_{plain_indices[0]}")
+        if a.definitions and len(plain_indices) >= 2:
+            names.add(f"δ_{plain_indices[0]}{plain_indices[1]}")
+        return sorted({"δ" if name == "delta" else name for name in names}, key=str.lower)
+
     def vocabulary(self, extra: set[str]) -> Vocabulary:
         a = self.assumptions
         return Vocabulary(
@@ -125,15 +178,20 @@ class StepReader:
 
     def _rewrite(self, text: str) -> str:
         a = self.assumptions
-        quantities = set(self.definitions)
+        quantities = set(self.definitions) | self.derivative_quantities
         quantities |= {f"{f}_{i}" for f in self.families for i in self.index_sizes}
-        return rewrite_derivation(
+        rewritten = rewrite_derivation(
             text,
             vectors=a.normal_vectors,
             indices=self.index_sizes,
             quantities=quantities,
             rename=self.rename,
         )
+        for marker, name in self.derivative_names.items():
+            rewritten = re.sub(
+                rf"(?<![A-Za-z0-9_]){re.escape(marker)}(?![A-Za-z0-9_])", name, rewritten
+            )
+        return rewritten
 
     def read(self, text: str, *, extra: set[str] | None = None) -> Any:
         """Read one side into SymPy, or raise AnswerError saying why not."""
@@ -151,7 +209,10 @@ class StepReader:
             )
             tree = parse_tree(plain, vocabulary)
         except AnswerError as error:
-            raise AnswerError(_without_markers(str(error))) from None
+            message = _USES.sub(
+                f"(this question uses {', '.join(self.names_for_learner())})", str(error)
+            )
+            raise AnswerError(_without_markers(message)) from None
         except (Exception, RecursionError):
             raise AnswerError("could not read this: it is not an expression") from None
         expr = build(tree, vocabulary)
@@ -186,6 +247,8 @@ class StepReader:
             texts = texts[1:]
             if len(texts) == 1 and not texts[0].strip():
                 raise AnswerError("could not read this: write an expression after `=`")
+        if len(texts) > 1 and self._is_label(texts[0]):
+            texts = texts[1:]  # `FLOPs = 2T² d_k`, `∂L/∂v_j = δ a_j`: the left side names it
         sides: list[Side] = []
         for text in texts:
             if not text.strip():
@@ -199,11 +262,37 @@ class StepReader:
             sides.append(self.side(text, expr))
         return sides
 
-    # --- comparing (see derivation_comparison) -----------------------------------------------
+    def _is_label(self, text: str) -> bool:
+        """Whether a first side only names the quantity: a word, or a derivative of a name
+        the drill does not define (`∂L/∂V`, `dL/dq`), rather than an expression to check."""
+        if not _LABEL.fullmatch(text.strip()):
+            return False
+        try:
+            expr = self.read(text)
+        except AnswerError as error:
+            return "is not a known name" in str(error)
+        if not expr.is_Symbol:
+            return False
+        marker = read_marker(expr.name)
+        if marker is None or marker[0] != "derivative":
+            return False
+        quantity = marker[1][0]
+        family, _ = self.family_of(quantity)
+        return quantity not in self.definitions and family not in self.family_definitions
+
+    # --- comparing (see comparison) -----------------------------------------------
 
     def same(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
-        """Whether two reduced sides are equal, term by term."""
+        """Whether two reduced sides are equal term by term, whatever the components' moments."""
         return same(self, left, right)
+
+    def same_normal(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
+        """Whether two reduced sides are equal once the N(0, 1) moments are put in."""
+        return same(self, at_normal(left), at_normal(right))
+
+    def follows(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
+        """Whether `right` is a valid step from `left` (see `comparison.follows`)."""
+        return follows(self, left, right)
 
     def equal_scalars(self, a: Any, b: Any) -> bool:
         return equal_scalars(self, a, b)
@@ -214,7 +303,8 @@ class StepReader:
         return _without_markers(_tidy(pretty(self._readable(expr))))
 
     def show_value(self, value: RandomPolynomial) -> str:
-        return _without_markers(_tidy(pretty(self._readable(display(value, self.model)))))
+        shown = display(at_normal(value), self.model)
+        return _without_markers(_tidy(pretty(self._readable(shown))))
 
     def _readable(self, expr: Any) -> Any:
         import sympy

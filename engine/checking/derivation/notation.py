@@ -32,6 +32,7 @@ _BY = "_by_"
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
 _LATEX_BEFORE = [
+    (re.compile(r"\^\s*\{?\s*⊤\s*\}?"), "⊤"),  # A^⊤ is Aᵀ
     (re.compile(r"\\mathbb\s*\{\s*E\s*\}|\\mathbb\s+E(?![A-Za-z])|𝔼"), "E"),
     (re.compile(r"\\mathbb\s*\{\s*V\s*\}|\\mathbb\s+V(?![A-Za-z])|𝕍"), "Var"),
     (re.compile(r"\\(?:operatorname|mathrm|text)\s*\{\s*(E|Var)\s*\}"), r"\1"),
@@ -41,8 +42,21 @@ _LATEX_BEFORE = [
     (re.compile(r"\\partial(?![A-Za-z])"), "∂"),
     (re.compile(r"\\(?:left|right)(?![A-Za-z])"), ""),
 ]
-_OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z0-9_])(E|Var)\s*\[")
+# `E[q_a]^2E[k_a]^2`: an E right after a digit is still the operator.
+_OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z_])(E|Var)\s*\[")
 _SUM_WORD = re.compile(r"(?<![A-Za-z0-9_])sum(?![A-Za-z0-9])")
+
+
+# Unicode subscripts (qᵢkᵢ, ∑ᵢ, q₁) become `_i ` so that qᵢkᵢ reads as q_i k_i, not q_ik_i.
+_SUBSCRIPTS = dict(zip("ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₀₁₂₃₄₅₆₇₈₉", "aehijklmnoprstuvx0123456789", strict=True))
+_SUBSCRIPT_RUN = re.compile(f"[{''.join(_SUBSCRIPTS)}]+")
+
+
+def plain_subscripts(text: str) -> str:
+    """`qᵢkᵢ` -> `q_i k_i `: every run of Unicode subscript letters as an ASCII subscript."""
+    return _SUBSCRIPT_RUN.sub(
+        lambda m: "_" + "".join(_SUBSCRIPTS[c] for c in m.group()) + " ", text
+    )
 
 
 def dot_marker(first: str, second: str) -> str:
@@ -85,6 +99,7 @@ def rewrite_derivation(
     spelling of a quantity to its canonical name. Raises AnswerError when the text cannot be read.
     """
     check_size(text)  # hostile length or nesting is refused before any rewriting
+    text = plain_subscripts(text)
     for pattern, replacement in _LATEX_BEFORE:
         text = pattern.sub(replacement, text)
     text = to_ascii(text)
@@ -171,7 +186,7 @@ def _mark_sums(text: str, indices: set[str]) -> str:
                 f"could not read this: a sum runs over `{index}`, which is not an index "
                 f"(indices: {known})"
             )
-        body_end = _body_end(text, head_end)
+        body_end = _body_end(text, head_end, index)
         body = text[head_end:body_end].strip()
         if not body:
             raise AnswerError("could not read this: a sum needs a term after it, as in Σ_a x_a")
@@ -196,8 +211,12 @@ def _read_sum_head(text: str, position: int) -> tuple[int, str | None]:
     return position, index
 
 
-def _body_end(text: str, start: int) -> int:
-    """Where a sum's body ends: at `+`, `-`, `=` or `,` outside brackets, or a closing bracket."""
+def _body_end(text: str, start: int, index: str = "") -> int:
+    """Where a sum's body ends: at `+`, `-`, `=` or `,` outside brackets, or a closing bracket.
+
+    A term after `+` or `-` that still uses the sum's index (`Σ_a E[q_a²] - E[q_a]²`) belongs to
+    the sum: its index is bound nowhere else.
+    """
     depth = 0
     previous = ""
     for position in range(start, len(text)):
@@ -212,8 +231,19 @@ def _body_end(text: str, start: int) -> int:
             return position
         elif depth == 0 and char in "+-" and previous not in {"", "*", "/", "^", "("}:
             exponent = previous in "eE" and position >= 2 and text[position - 2].isdigit()
-            if not exponent:  # a sign after an operator, or in 1e-3, belongs to the term
-                return position
+            if not exponent and not _uses_index(_next_term(text, position + 1), index):
+                return position  # a sign after an operator, or in 1e-3, belongs to the term
         if not char.isspace():
             previous = char
     return len(text)
+
+
+def _next_term(text: str, start: int) -> str:
+    """The term from `start` up to the next `+`, `-`, `=` or `,` outside brackets."""
+    return text[start : _body_end(text, start)]
+
+
+def _uses_index(term: str, index: str) -> bool:
+    if not index or _SUM_WORD.search(term):
+        return False  # a term with its own sum is that sum's business
+    return re.search(rf"_\s*\{{?\s*{re.escape(index)}(?![A-Za-z0-9])", term) is not None

@@ -1,0 +1,209 @@
+"""Judging one line of a derivation: which `=` hold, and whether it reaches the step asked for.
+
+`judge` walks the chain previous line = side = side ..., collects the links that do not hold
+(`BrokenLink`) and the rules the ones that hold relied on, then asks whether the last side is the
+expected step, in closed form when the expected step is closed. The words it says come from
+`messages`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from engine.checking.derivation.messages import (
+    NOTES,
+    correct_message,
+    diagnose,
+    explain,
+    known_mistake,
+)
+from engine.checking.derivation.reader import StepReader
+from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
+
+
+def judge(
+    reader: StepReader,
+    before: Side | None,
+    sides: list[Side],
+    target: Side | None,
+    known: list[tuple[Side, str]],
+    *,
+    continuation: bool = False,
+) -> StepVerdict:
+    """The verdict on `sides` (one line) after the line `before`, aiming at `target`."""
+    chain = ([before] if before is not None else []) + sides
+    broken: list[BrokenLink] = []
+    message = ""
+    rules: set[str] = set()
+    for position, (left, right) in enumerate(itertools.pairwise(chain)):
+        from_previous = before is not None and position == 0
+        if reader.follows(left.value, right.value):
+            rules |= _rules_of_link(left, right)
+            continue
+        broken.append(
+            BrokenLink(
+                left=left.shown,
+                right=right.shown,
+                left_value=reader.show_value(left.value),
+                right_value=reader.show_value(right.value),
+                from_previous_line=from_previous,
+            )
+        )
+        message = message or explain(reader, left, right, from_previous, known)
+    last = sides[-1]
+    reaches, not_there = _reaches(reader, before, last, target, known)
+    if not broken:
+        message = not_there if not reaches else correct_message(reader, rules)
+    ordered = tuple(rule for rule in NOTES if rule in rules)
+    return StepVerdict(
+        readable=True,
+        valid=not broken,
+        reaches_expected=reaches,
+        interpreted_as=("= " if continuation else "") + " = ".join(s.shown for s in sides),
+        message=message,
+        broken=tuple(broken),
+        value=reader.show_value(last.value),
+        last_side=last.text,
+        rules=ordered if not broken else (),
+    )
+
+
+def _rules_of_link(left: Side, right: Side) -> set[str]:
+    """The rules one `=` relied on: those reducing the left side that the right side skips."""
+    rules = set(left.rules - right.rules)
+    written_out = "Var" in _calls(left.expr) and _calls(right.expr) & {"Var", "E"} == {"E"}
+    if written_out:  # Var(X) written out as E[X²] - E[X]²
+        rules = (rules - {"variance of a sum of independent terms"}) | {"Var(X) = E[X²] - E[X]²"}
+    return rules
+
+
+def _calls(expr: Any) -> set[str]:
+    import sympy
+
+    return {str(f.func) for f in expr.atoms(sympy.Function)}
+
+
+def _reaches(
+    reader: StepReader,
+    before: Side | None,
+    last: Side,
+    target: Side | None,
+    known: list[tuple[Side, str]],
+) -> tuple[bool, str]:
+    """Whether the line ends at the step asked for (or beyond it), and if not, why not."""
+    if target is None:
+        return True, ""
+    if (
+        before is not None
+        and _restates(before, last)
+        and (not _restates(before, target) or _same_text(before, last))
+    ):
+        return False, "that is the line you started from; write the next step"
+    if not reader.follows(target.value, last.value):
+        if reader.same_normal(target.value, last.value):
+            return False, _not_there_yet(reader, target, last)
+        hint = diagnose(reader, target, last.value, known) if not reader.is_closed(target) else ""
+        hint = hint or known_mistake(reader, last.value, known)
+        return False, (
+            f"your line gives {reader.show_value(last.value)}, which is not what this step "
+            "asks for" + (f"; {hint}" if hint else "")
+        )
+    if reader.is_closed(target) and not reader.is_closed(last):
+        return False, CLOSED_FORM
+    unfinished = _unfinished(last, target)
+    if unfinished:
+        return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+    return True, ""
+
+
+def _unfinished(last: Side, target: Side) -> set[str]:
+    """The forms `last` still has that the step asked to remove.
+
+    The forms come in the order a derivation removes them (`UNFINISHED`). A form the target no
+    longer has is fine when the line has also removed an earlier form the target still has:
+    then the line went further (Var written out as E[...], a sum worked out), it did not stop
+    short.
+    """
+    wanted, have = form_of(target.expr), form_of(last.expr)
+    ahead = wanted - have
+    return {form for form in have - wanted if not any(done < form for done in ahead)}
+
+
+def _not_there_yet(reader: StepReader, target: Side, last: Side) -> str:
+    if reader.is_closed(target) and not reader.is_closed(last):
+        return CLOSED_FORM
+    unfinished = _unfinished(last, target)
+    if unfinished:
+        return "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+    return (
+        "right so far, but not yet this step: it asks for "
+        f"{target.shown}, which your line has not reached"
+    )
+
+
+CLOSED_FORM = "right so far; now work it out to a closed form (no E, Var, Σ or ∂ left)"
+# What a line still has to do when it keeps a form the step asked to remove (most basic first).
+UNFINISHED = {
+    "1 operator of a sum": "move E or Var inside the sum (E and Σ are both linear)",
+    "2 derivative": "work out the derivative",
+    "3 variance": "write the variance out as E[X²] − E[X]²",
+    "5 expectation": "put in the values of the moments",
+    "6 sum": "work out the sum",
+}
+
+
+def form_of(expr: Any) -> set[str]:
+    """Which forms a side still has: E or Var of a whole sum, a Var, a derivative, a Σ."""
+    import sympy
+
+    from engine.checking.derivation.notation import read_marker
+
+    forms: set[str] = set()
+    for node in sympy.preorder_traversal(expr):
+        name = str(getattr(node, "func", ""))
+        if isinstance(node, sympy.Function) and name in {"E", "Var"}:
+            forms.add("3 variance" if name == "Var" else "5 expectation")
+            inner = node.args[0]
+            inner_names = [read_marker(str(s)) for s in inner.free_symbols]
+            if any(str(f.func) == "sum" for f in inner.atoms(sympy.Function)) or any(
+                marker is not None and marker[0] == "dot" for marker in inner_names
+            ):
+                forms.add("1 operator of a sum")
+        elif isinstance(node, sympy.Function) and name == "sum":
+            forms.add("6 sum")
+        elif isinstance(node, sympy.Symbol):
+            marker = read_marker(node.name)
+            if marker is not None and marker[0] == "derivative":
+                forms.add("2 derivative")
+            elif marker is not None and marker[0] == "dot":
+                forms.add("1 operator of a sum")
+    return forms
+
+
+def _restates(before: Side, side: Side) -> bool:
+    """Whether `side` is the line `before` again, up to the names of the summation indices."""
+    return _canonical(side.expr) == _canonical(before.expr)
+
+
+def _same_text(before: Side, side: Side) -> bool:
+    """Whether two sides are written alike (SymPy may have made two forms one: e^a e^b)."""
+    return "".join(before.text.split()) == "".join(side.text.split())
+
+
+def _canonical(expr: Any) -> Any:
+    import sympy
+
+    from engine.checking.derivation.notation import sum_marker
+
+    bound = sorted(
+        str(s)[len(sum_marker("")) :] for s in expr.free_symbols if str(s).startswith("zzsum_")
+    )
+    renames = {}
+    for number, index in enumerate(bound):
+        for symbol in expr.free_symbols:
+            name = str(symbol)
+            if name == sum_marker(index) or name.endswith(f"_{index}"):
+                stem = name[: -len(index)]
+                renames[symbol] = sympy.Symbol(f"{stem}#{number}")
+    return expr.xreplace(renames)

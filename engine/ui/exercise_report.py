@@ -1,0 +1,77 @@
+"""The readable verdict on a coding exercise: cases, the mistake in the exercise's own words,
+and after a pass the reference solution to compare with (as rustlings shows it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from engine.cards.exercise import ExerciseItem
+
+if TYPE_CHECKING:
+    from attention_ref.grading import CaseReport, Grade
+
+VERDICTS = {
+    "pass": "passed every case",
+    "wrong": "runs, but returns wrong values",
+    "error": "raised an error",
+    "crash": "crashed",
+    "timeout": "ran out of time",
+    "memory": "ran out of memory",
+    "not_found": "has no function to check",
+}
+FORM_WORDS = {
+    "wrong_shape": "the output has the wrong shape (see the cases above)",
+    "holds_full_matrix": "the call holds the whole T_q × T_k matrix at once",
+}
+
+
+def case_table(cases: list[CaseReport]) -> Table:
+    table = Table(box=None, show_header=False)
+    table.add_column("")
+    table.add_column("case", no_wrap=True)
+    table.add_column("result")
+    for case in cases:
+        mark = Text("✓", "green") if case.passed else Text("✗", "red")
+        table.add_row(mark, Text(case.name), Text(case.message))
+    return table
+
+
+def mistake_lines(grade: Grade, item: ExerciseItem) -> list[Text]:
+    lines = []
+    for name in grade.diagnosis:
+        words = item.message_for(name) or FORM_WORDS.get(name, name.replace("_", " "))
+        lines.append(Text.assemble(("mistake: ", "bold yellow"), " ".join(words.split())))
+    return lines
+
+
+def show_exercise_grade(
+    grade: Grade, item: ExerciseItem, set_name: str, console: Console | None = None
+) -> None:
+    console = console or Console()
+    style = "green" if grade.passed else "red"
+    console.print(
+        Text.assemble(
+            (f"{item.title} ({item.signature}): ", "bold"), (VERDICTS[grade.verdict], style)
+        )
+    )
+    if grade.message:
+        console.print(Text(grade.message))
+    if grade.cases:
+        console.print(case_table(grade.cases))
+    for line in mistake_lines(grade, item):
+        console.print(line)
+    if grade.output.strip() and not grade.passed:
+        console.print(Text("its output (last lines):", style="dim"))
+        console.print(Text(grade.output.strip()[-600:], style="dim"))
+    if grade.passed:
+        console.print(Text("One way to write it, to compare with yours:", style="bold"))
+        console.print(Syntax(item.solution.rstrip(), "python", theme="ansi_dark", word_wrap=True))
+    elif item.hint_steps():
+        console.print(Text(f"Stuck? attnquiz exercises {set_name} {item.id} --hints", style="dim"))
+    if grade.seed is not None:
+        console.print(Text(f"cases drawn with seed {grade.seed}", style="dim"))

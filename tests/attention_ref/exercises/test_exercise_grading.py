@@ -1,0 +1,125 @@
+"""The grader's verdicts on code it has not seen: written the way learners write it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from attention_ref.exercises import grade_exercise
+from engine.cards.exercise import ExerciseItem
+from tests.attention_ref.exercises.conftest import write
+
+LOOPED_SOFTMAX = """
+import math
+
+def softmax(x, axis=-1):
+    # a learner's version with Python loops over a 2-D list; any rank is not handled
+    import numpy as np
+    x = np.moveaxis(np.asarray(x, dtype=float), axis, -1)
+    out = np.empty_like(x)
+    for index in np.ndindex(x.shape[:-1]):
+        row = x[index]
+        top = max(row)
+        exps = [math.exp(v - top) if v != -math.inf else 0.0 for v in row]
+        total = sum(exps)
+        out[index] = [e / total for e in exps]
+    return np.moveaxis(out, -1, axis)
+"""
+
+MEMORISED = """
+import numpy as np
+
+ANSWERS = {}
+
+def softmax(x, axis=-1):
+    return np.full(np.shape(x), 1.0 / np.shape(x)[axis])
+"""
+
+EINSUM_BACKWARD = """
+import numpy as np
+
+def attention_backward(Q, K, V, dO):
+    d = Q.shape[1]
+    S = np.einsum("id,jd->ij", Q, K) / np.sqrt(d)
+    P = np.exp(S - S.max(1, keepdims=True))
+    P = P / P.sum(1, keepdims=True)
+    dV = np.einsum("ij,id->jd", P, dO)
+    dP = np.einsum("id,jd->ij", dO, V)
+    dS = P * (dP - np.einsum("ij,ij->i", dP, P)[:, None])
+    return dS @ K / np.sqrt(d), dS.T @ Q / np.sqrt(d), dV
+"""
+
+OFF_BY_ONE_LOOP = """
+import numpy as np
+
+def causal_attention(Q, K, V):
+    T_q, T_k = len(Q), len(K)
+    out = np.zeros((T_q, V.shape[1]))
+    for i in range(T_q):
+        s = Q[i] @ K[: i + 2].T / np.sqrt(Q.shape[1])   # sees one key too many
+        w = np.exp(s - s.max())
+        out[i] = (w / w.sum()) @ V[: i + 2]
+    return out
+"""
+
+
+def test_a_loop_based_softmax_over_any_axis_passes(tmp_path: Path) -> None:
+    grade = grade_exercise(write(tmp_path, "mine.py", LOOPED_SOFTMAX), "stable-softmax", "softmax")
+    assert grade.verdict == "pass", [c.message for c in grade.cases if not c.passed]
+
+
+def test_an_einsum_backward_passes(tmp_path: Path) -> None:
+    path = write(tmp_path, "grad.py", EINSUM_BACKWARD)
+    grade = grade_exercise(path, "attention-backward", "attention_backward")
+    assert grade.passed, [c.message for c in grade.cases if not c.passed]
+
+
+def test_a_loop_that_lets_one_future_key_through_is_off_by_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "causal.py", OFF_BY_ONE_LOOP)
+    grade = grade_exercise(path, "causal-attention", "causal_attention")
+    assert grade.verdict == "wrong"
+    assert grade.diagnosis == ["causal_off_by_one"]
+
+
+def test_uniform_weights_fail_with_no_mistake_named(tmp_path: Path) -> None:
+    grade = grade_exercise(write(tmp_path, "u.py", MEMORISED), "stable-softmax", "softmax")
+    assert grade.verdict == "wrong" and grade.diagnosis == []
+
+
+def test_each_run_draws_its_own_inputs(tmp_path: Path) -> None:
+    path = write(tmp_path, "mine.py", LOOPED_SOFTMAX)
+    first = grade_exercise(path, "stable-softmax", "softmax")
+    second = grade_exercise(path, "stable-softmax", "softmax")
+    assert first.seed != second.seed
+
+
+def test_the_untouched_starter_is_said_to_be_unwritten(
+    tmp_path: Path, exercises: dict[str, ExerciseItem]
+) -> None:
+    item = exercises["tiled-attention"]
+    grade = item.grade_source(item.starter, tmp_path / "tiled-attention.py")
+    assert grade.verdict == "error"
+    assert "still the starter" in grade.message
+
+
+def test_a_file_without_the_function_is_not_found(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.py", "import numpy as np\n\ndef soft_max(x):\n    return x\n")
+    grade = grade_exercise(path, "stable-softmax", "softmax")
+    assert grade.verdict == "not_found" and not grade.cases
+    assert "softmax" in grade.message
+
+
+def test_a_syntax_error_is_reported_with_its_line_before_anything_runs(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.py", "import numpy as np\n\ndef softmax(x, axis=-1):\n    return (\n")
+    grade = grade_exercise(path, "stable-softmax", "softmax")
+    assert grade.verdict == "error" and "line" in grade.message and not grade.cases
+
+
+def test_the_appended_caller_cannot_be_replaced_by_the_submission(tmp_path: Path) -> None:
+    # A file that defines the grader's entry point itself still gets its own function called.
+    code = (
+        "import numpy as np\n\n"
+        "def __attnquiz_exercise__(*a, **k):\n    return (np.asarray(0), np.zeros(1))\n\n"
+        "def softmax(x, axis=-1):\n    return np.zeros(np.shape(x))\n"
+    )
+    grade = grade_exercise(write(tmp_path, "sneaky.py", code), "stable-softmax", "softmax")
+    assert not grade.passed

@@ -1,0 +1,151 @@
+"""`attnquiz exercises` and `attnquiz submit --exercise`, in-process, plus watch mode for real."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from tests.engine.cli.conftest import COMMAND, cli_env
+
+SOLUTION = """import numpy as np
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+"""
+
+GLOBAL_MAX = SOLUTION.replace("x.max(axis=axis, keepdims=True)", "x.max()")
+
+
+def attnquiz(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_list_names_every_exercise_with_its_signature_and_state(capsys) -> None:
+    code, out, _ = attnquiz(capsys, "exercises", "15", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["id"] for r in rows][:2] == ["stable-softmax", "attention"]
+    softmax = rows[0]
+    assert softmax["function"] == "softmax" and softmax["signature"] == "softmax(x, axis=-1)"
+    assert {r["state"] for r in rows} == {"new"}
+
+
+def test_the_starter_is_written_once_and_never_overwritten(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = attnquiz(capsys, "exercises", "15", "tiled-attention")
+    assert code == 0 and "tiled-attention.py" in out
+    starter = (tmp_path / "tiled-attention.py").read_text()
+    assert "def tiled_attention(Q, K, V, block=64)" in starter
+    (tmp_path / "tiled-attention.py").write_text("my work")
+    code, _, err = attnquiz(capsys, "exercises", "15", "tiled-attention")
+    assert code == 2 and "already exists" in err
+    assert (tmp_path / "tiled-attention.py").read_text() == "my work"
+
+
+def test_an_unknown_exercise_is_a_usage_error_naming_the_real_ones(capsys) -> None:
+    code, _, err = attnquiz(capsys, "exercises", "15", "flash-attention")
+    assert code == 2 and "stable-softmax" in err and "Traceback" not in err
+    code, _, err = attnquiz(capsys, "submit", "nothing.py", "--exercise", "flash")
+    assert code == 2
+
+
+def test_hints_come_gentlest_first(capsys) -> None:
+    code, out, _ = attnquiz(capsys, "exercises", "15", "stable-softmax", "--hints")
+    assert code == 0
+    assert out.index("hint 1:") < out.index("hint 2:") < out.index("hint 3:")
+
+
+def test_submit_grades_a_file_as_the_exercise(capsys, tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text(SOLUTION)
+    bad.write_text(GLOBAL_MAX)
+    code, out, _ = attnquiz(capsys, "submit", str(good), "--exercise", "stable-softmax", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["passed"] and report["target"] == "stable-softmax"
+    code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "wrong" and report["diagnosis"] == ["global_max"]
+
+
+def test_the_readable_report_words_the_mistake_and_shows_the_solution_after_a_pass(
+    capsys, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(GLOBAL_MAX)
+    code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax")
+    assert code == 1 and "one max for the whole array" in " ".join(out.split())
+    assert "global_max" not in out  # words, not internal names
+    bad.write_text(SOLUTION)
+    code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax")
+    assert code == 0 and "One way to write it" in out
+
+
+def _read_until(lines: queue.Queue[str | None], marker: str, limit: float = 180.0) -> str:
+    """Output lines up to the one containing `marker`. The bound only guards against a hang
+    (the test fails instead of blocking); nothing here asserts a speed."""
+    seen: list[str] = []
+    deadline = time.monotonic() + limit
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            break
+        if line is None:
+            break
+        seen.append(line)
+        if marker in line:
+            return "".join(seen)
+    raise AssertionError(f"no {marker!r} in:\n{''.join(seen)}")
+
+
+def _lines_of(proc: subprocess.Popen[str]) -> queue.Queue[str | None]:
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def test_watch_mode_grades_again_on_a_save_and_stops_at_a_pass(
+    store_home: Path, tmp_path: Path
+) -> None:
+    mine = tmp_path / "stable-softmax.py"
+    mine.write_text(GLOBAL_MAX)
+    proc = subprocess.Popen(
+        [*COMMAND, "submit", str(mine), "--exercise", "stable-softmax", "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(store_home),
+    )
+    lines = _lines_of(proc)
+    try:
+        first = _read_until(lines, "watching")
+        assert "one max for the whole array" in " ".join(first.split())
+        mine.write_text(SOLUTION)
+        again = _read_until(lines, "passed every case")
+        assert "graded again" in again and "fixed: global max" in again
+        assert proc.wait(timeout=120) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()

@@ -1,0 +1,114 @@
+"""Step lines of every drill of set 15, graded as `attnquiz check 15 DRILL --step N` grades them.
+
+`cases/steps-15.tsv` holds lines written as learners and the seeds write them (Σ_a, Σ_i, sum_j,
+`\\sum_{i=1}^{d_k}`, equations with a left side, chains), each with the verdict a fair examiner
+gives and, for a wrong line, the kind of mistake. Every line is judged from the state after the
+steps before it (`chain.judge_at`) in the bounded checking worker, the drills' own path. The
+table must agree with the examiner on at least 97% of the lines, and no wrong line of the kinds
+the checker once accepted (a squared mean, a mean taken outside E, a sum of means, a sign error,
+a variance rule that does not hold, a restatement) may be accepted at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.drills.chain import judge_at
+from engine.drills.loader import load_drill_file
+from engine.drills.model import Drill
+
+ROOT = Path(__file__).resolve().parents[3]
+TABLE = Path(__file__).parent / "cases" / "steps-15.tsv"
+AGREEMENT = 0.97
+# Wrong steps that only agree with the right one in value under N(0, 1), or restate the line
+# before: the checker must never accept one of these.
+NEVER_ACCEPTED = {"squared", "moment-outside-E", "sum-of-means", "sign", "wrong-variance",
+                  "restatement"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Row:
+    drill: str
+    step: int
+    right: bool
+    kind: str
+    line: str
+    number: int  # line number in the table
+
+    @property
+    def id(self) -> str:
+        return f"{self.drill}:{self.step}:{self.line[:40]}"
+
+
+def read_table() -> list[Row]:
+    rows = []
+    for number, text in enumerate(TABLE.read_text(encoding="utf-8").splitlines(), start=1):
+        if not text.strip() or text.startswith("#"):
+            continue
+        drill, step, verdict, kind, line = text.split("\t")
+        assert verdict in {"right", "wrong"}, f"{TABLE.name}:{number}: verdict {verdict!r}"
+        rows.append(Row(drill, int(step), verdict == "right", kind, line, number))
+    return rows
+
+
+ROWS = read_table()
+
+
+def shipped() -> dict[str, Drill]:
+    loaded = load_drill_file(ROOT / "drills" / "15.yaml", "drills/15.yaml", set_name="15")
+    assert loaded.problems == []
+    return {drill.id: drill for drill in loaded.drills}
+
+
+@pytest.fixture(scope="module")
+def judged() -> dict[int, tuple[bool, str]]:
+    """Every row's verdict (correct?, message), keyed by its line in the table."""
+    drills = shipped()
+    verdicts = {}
+    for row in ROWS:
+        verdict = judge_at(drills[row.drill], row.step - 1, row.line).verdict
+        verdicts[row.number] = (verdict.correct, verdict.message)
+    return verdicts
+
+
+def test_the_table_covers_every_checked_step_of_every_drill_both_ways() -> None:
+    assert len(ROWS) >= 300
+    lines = [(row.drill, row.step, row.line) for row in ROWS]
+    assert len(lines) == len(set(lines)), "a line is listed twice for the same step"
+    for drill in shipped().values():
+        for number, step in enumerate(drill.steps, start=1):
+            if not step.checked:
+                continue
+            verdicts = {row.right for row in ROWS if (row.drill, row.step) == (drill.id, number)}
+            assert verdicts == {True, False}, f"{drill.id} step {number}"
+
+
+def test_the_checker_agrees_with_the_examiner_on_the_step_table(
+    judged: dict[int, tuple[bool, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    disagreements = [
+        f"{TABLE.name}:{row.number}: {row.drill} step {row.step} {row.line!r}: examiner "
+        f"{'right' if row.right else 'wrong'}, checker: {judged[row.number][1]}"
+        for row in ROWS
+        if judged[row.number][0] != row.right
+    ]
+    agreement = 1 - len(disagreements) / len(ROWS)
+    with capsys.disabled():
+        print(
+            f"\nstep table: agreement {agreement:.1%} "
+            f"({len(ROWS) - len(disagreements)}/{len(ROWS)} lines)"
+        )
+    assert agreement >= AGREEMENT, "\n".join(disagreements)
+
+
+@pytest.mark.parametrize(
+    "row", [row for row in ROWS if row.kind in NEVER_ACCEPTED], ids=lambda row: row.id
+)
+def test_no_wrong_step_of_a_known_kind_is_accepted(
+    row: Row, judged: dict[int, tuple[bool, str]]
+) -> None:
+    correct, message = judged[row.number]
+    assert not correct, f"{row.kind}: {row.line!r} was accepted ({message})"
