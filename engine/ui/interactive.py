@@ -77,7 +77,7 @@ class InteractiveFrontend:
             if text.startswith(":"):
                 self.console.print(f"[dim]{COMMANDS_HELP}[/]")
                 continue
-            if text and not item.self_rated:
+            if text and not item.self_rated and attempt is None:
                 graded = grade_answer(question, text, session.checker)
                 if asks_again(item, graded[1]):
                     # Not graded and not logged: say what could not be read and ask again.
@@ -89,6 +89,8 @@ class InteractiveFrontend:
         if attempt is not None and not text:
             edit(attempt)  # grades what the learner saved once the editor closes
             text = str(attempt)
+        if attempt is not None:  # an exercise is graded from its file, as its card says
+            graded = grade_answer(question, text, session.checker)
         duration = int((time.monotonic() - started) * 1000)
         if item.self_rated:
             self._reveal(item)
