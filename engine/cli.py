@@ -13,6 +13,9 @@ from typing import Annotated
 import typer
 
 import engine
+from engine.help_types import install as _plain_help_types
+
+_plain_help_types()
 
 app = typer.Typer(
     name="attnquiz",
@@ -55,16 +58,34 @@ def _root(
 @app.command()
 def quiz(
     set_name: SetArg,
-    new: Annotated[int, typer.Option("--new", min=0, max=9999, help="New cards per day.")] = 10,
+    new: Annotated[
+        int | None,
+        typer.Option(
+            "--new", min=0, max=9999, help="New cards per day (kept for next time; default 10)."
+        ),
+    ] = None,
     retention: Annotated[
-        float,
-        typer.Option("--retention", min=0.7, max=0.99, help="Desired retention for FSRS."),
-    ] = 0.9,
+        float | None,
+        typer.Option(
+            "--retention",
+            min=0.7,
+            max=0.99,
+            help="Desired retention for FSRS (kept for next time; default 0.9).",
+        ),
+    ] = None,
     cram: Annotated[
         bool, typer.Option("--cram", help="Review every card without changing the schedule.")
     ] = False,
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="Only cards with this tag (repeatable).")
+    ] = None,
+    confidence: Annotated[
+        bool | None,
+        typer.Option(
+            "--confidence/--no-confidence",
+            help="After each typed answer, say sure or unsure (kept for next time).",
+            show_default=False,
+        ),
     ] = None,
     data_dir: DataDir = None,
 ) -> None:
@@ -77,7 +98,9 @@ def quiz(
     """
     from engine.commands.quiz import run_quiz
 
-    raise typer.Exit(run_quiz(set_name, new, retention, cram, tuple(tag or ()), data_dir))
+    raise typer.Exit(
+        run_quiz(set_name, new, retention, cram, tuple(tag or ()), data_dir, confidence)
+    )
 
 
 @app.command()
@@ -123,8 +146,11 @@ def stats(
     set_name: SetArg,
     as_json: JsonOpt = False,
     retention: Annotated[
-        float, typer.Option("--retention", min=0.7, max=0.99, help="Desired retention.")
-    ] = 0.9,
+        float | None,
+        typer.Option(
+            "--retention", min=0.7, max=0.99, help="Desired retention (default: your setting)."
+        ),
+    ] = None,
     data_dir: DataDir = None,
 ) -> None:
     """Counts, measured retention, due forecast and leeches of a set.
@@ -134,6 +160,61 @@ def stats(
     from engine.commands.stats import run_stats
 
     raise typer.Exit(run_stats(set_name, as_json, retention, data_dir))
+
+
+@app.command()
+def settings(
+    retention: Annotated[
+        float | None,
+        typer.Option("--retention", min=0.7, max=0.99, help="Desired retention for FSRS."),
+    ] = None,
+    new: Annotated[
+        int | None, typer.Option("--new", min=0, max=9999, help="New cards per day.")
+    ] = None,
+    confidence: Annotated[
+        bool | None,
+        typer.Option(
+            "--confidence/--no-confidence",
+            help="Ask sure or unsure after each typed answer.",
+            show_default=False,
+        ),
+    ] = None,
+    leeches: Annotated[
+        str | None,
+        typer.Option(
+            "--leeches",
+            help="A card missed 4 times: 'suspend' it (out of the reviews) or only 'flag' it.",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+    data_dir: DataDir = None,
+) -> None:
+    """Show your settings, or change them; every command uses them from then on.
+
+    Example: attnquiz settings --retention 0.85 --new 5
+    """
+    from engine.commands.settings import run_settings
+
+    raise typer.Exit(run_settings(retention, new, confidence, leeches, as_json, data_dir))
+
+
+@app.command()
+def unsuspend(
+    set_name: SetArg,
+    items: Annotated[
+        list[str] | None,
+        typer.Argument(help="Item ids (default: every suspended card).", show_default=False),
+    ] = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Bring suspended cards (leeches) back into the daily reviews.
+
+    Example: attnquiz unsuspend 15 std-512
+    """
+    from engine.commands.settings import run_unsuspend
+
+    raise typer.Exit(run_unsuspend(set_name, items or None, data_dir))
 
 
 @app.command()
@@ -370,6 +451,8 @@ COMMANDS = {
     "export",
     "lab",
     "optimize",
+    "settings",
+    "unsuspend",
 }
 
 

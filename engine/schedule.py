@@ -6,12 +6,16 @@ the program never depends on the fsrs classes and the golden tests can pin exact
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import IntEnum
 
+import fsrs.scheduler
 from fsrs import Card, Rating, Scheduler, State
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
@@ -62,7 +66,9 @@ class CardState:
     due: datetime | None = None
     last_review: datetime | None = None
     reps: int = 0
-    fails: int = 0
+    fails: int = 0  # times rated Again, in any phase
+    lapses: int = 0  # times rated Again after graduating (a review card forgotten)
+    suspended: bool = False  # out of the daily queue (a leech), until the learner brings it back
 
     @property
     def is_leech(self) -> bool:
@@ -118,11 +124,17 @@ class Scheduling:
     def parameters(self) -> tuple[float, ...]:
         return tuple(float(w) for w in self._fsrs.parameters)
 
-    def review(self, card: CardState, grade: Grade, now: datetime) -> CardState:
-        """The card's state after being rated `grade` at `now` (an aware datetime)."""
+    def review(self, card: CardState, grade: Grade, now: datetime, *, key: str = "") -> CardState:
+        """The card's state after being rated `grade` at `now` (an aware datetime).
+
+        A pure function of its arguments: the fuzz FSRS adds to review intervals is drawn from a
+        generator seeded by `key` (which card) and the card's review count (which review), so a
+        preview of the four ratings and the commit of the chosen one give the same due time.
+        """
         now = now.astimezone(UTC)
         fsrs_card = _to_fsrs(card, now)
-        after, _log = self._fsrs.review_card(fsrs_card, Rating(int(grade)), now)
+        with _seeded_fuzz(fuzz_seed(key, card.reps)):
+            after, _log = self._fsrs.review_card(fsrs_card, Rating(int(grade)), now)
         return CardState(
             phase=Phase(int(after.state)),
             step=after.step,
@@ -132,12 +144,37 @@ class Scheduling:
             last_review=after.last_review,
             reps=card.reps + 1,
             fails=card.fails + (grade == Grade.AGAIN),
+            lapses=card.lapses + (grade == Grade.AGAIN and card.phase == Phase.REVIEW),
+            suspended=card.suspended,
         )
 
     def retrievability(self, card: CardState, now: datetime) -> float:
         if card.phase == Phase.NEW:
             return 0.0
         return float(self._fsrs.get_card_retrievability(_to_fsrs(card, now), now.astimezone(UTC)))
+
+
+def fuzz_seed(key: str, reps: int) -> int:
+    """A stable seed for one review of one card (the same in every process and run)."""
+    digest = hashlib.sha256(f"{key}\0{reps}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@contextmanager
+def _seeded_fuzz(seed: int) -> Iterator[None]:
+    # fsrs draws its fuzz from the module-level `random()` it imported; for one review we lend
+    # it a generator of our own, so the draw is a function of the card and the review.
+    original = fsrs.scheduler.random
+    fsrs.scheduler.random = random.Random(seed).random
+    try:
+        yield
+    finally:
+        fsrs.scheduler.random = original
+
+
+def calendar_days(earlier: datetime, later: datetime) -> int:
+    """Whole days from one local calendar date to another (as Anki counts elapsed days)."""
+    return (later.astimezone().date() - earlier.astimezone().date()).days
 
 
 def _to_fsrs(card: CardState, now: datetime) -> Card:
@@ -151,5 +188,18 @@ def _to_fsrs(card: CardState, now: datetime) -> Card:
         stability=card.stability,
         difficulty=card.difficulty,
         due=card.due,
-        last_review=card.last_review,
+        last_review=_elapsed_by_calendar(card.last_review, now),
     )
+
+
+def _elapsed_by_calendar(last_review: datetime | None, now: datetime) -> datetime | None:
+    """The last review moved to the same time of day as `now`, its calendar day kept.
+
+    FSRS counts elapsed days as whole 24-hour spans, but a review card is shown any time on its
+    due day. Counting by the learner's calendar day instead makes the time of day of either
+    review irrelevant: a card due today is reviewed after exactly its interval, morning or night.
+    """
+    if last_review is None:
+        return None
+    days = max(0, calendar_days(last_review, now))
+    return min(last_review, now) if days == 0 else now - timedelta(days=days)

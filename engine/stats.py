@@ -52,8 +52,27 @@ class TagStrength:
     introduced: int  # of those, reviewed at least once
     retrievability: float | None  # mean predicted recall now, over the introduced cards
     stability_days: float | None  # mean FSRS stability of the introduced cards
-    lapses: int  # times rated Again, all cards of the tag together
+    lapses: int  # times a graduated card was forgotten (rated Again), all cards of the tag
     leeches: int
+
+
+@dataclass(frozen=True)
+class DrillCard:
+    """A derivation drill of the set, as `list` and `stats` show it."""
+
+    id: str  # the drill's id (its card is `drill-<id>`)
+    title: str
+    phase: str  # new, learning, review, relearning
+    due: str | None  # ISO 8601; None for a drill never done
+
+
+@dataclass(frozen=True)
+class ReviewCounts:
+    """The review log of the set, by kind: scheduled quiz reviews, cram, finished drills."""
+
+    scheduled: int
+    cram: int
+    drill: int
 
 
 @dataclass
@@ -78,6 +97,9 @@ class SetStats:
     retention_period: str = "week"  # "day" or "week": the length of each retention_history entry
     retention_history: list[RetentionPeriod] = field(default_factory=list)
     tags: list[TagStrength] = field(default_factory=list)
+    reviews_by_kind: ReviewCounts = field(default_factory=lambda: ReviewCounts(0, 0, 0))
+    suspended: list[str] = field(default_factory=list)
+    drills: list[DrillCard] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -89,9 +111,11 @@ def set_stats(
     now: datetime,
     desired_retention: float,
     scheduling: Scheduling | None = None,
+    drills: Iterable[tuple[str, str]] = (),
 ) -> SetStats:
     """Everything `attnquiz stats` shows. `scheduling` predicts recall (the learner's FSRS
-    parameters when they have their own; the defaults otherwise)."""
+    parameters when they have their own; the defaults otherwise); `drills` are the set's
+    derivation drills as (id, title)."""
     db = store.db
     name = qset.name
     ids = json.dumps(qset.ids)
@@ -104,7 +128,7 @@ def set_stats(
     # "Due now" is what a session started now would show: review cards due by the end of the
     # day, (re)learning cards due within the learn-ahead window.
     due_now = db.execute(
-        f"SELECT count(*) FROM cards WHERE {in_bank} AND "
+        f"SELECT count(*) FROM cards WHERE {in_bank} AND suspended = 0 AND "
         "((phase = ? AND due < ?) OR (phase != ? AND due <= ?))",
         (
             name,
@@ -119,11 +143,18 @@ def set_stats(
     for day in range(1, FORECAST_DAYS + 1):
         start, end = day0 + timedelta(days=day), day0 + timedelta(days=day + 1)
         count = db.execute(
-            f"SELECT count(*) FROM cards WHERE {in_bank} AND due >= ? AND due < ?",
+            f"SELECT count(*) FROM cards WHERE {in_bank} AND suspended = 0 "
+            "AND due >= ? AND due < ?",
             (name, ids, to_ms(start), to_ms(end)),
         ).fetchone()[0]
         due_per_day.append({"date": start.date().isoformat(), "due": count})
     reviews = db.execute("SELECT count(*) FROM reviews WHERE set_name = ?", (name,)).fetchone()[0]
+    drill_like = f"{CARD_PREFIX}%"
+    scheduled, crammed, drilled = db.execute(
+        "SELECT coalesce(sum(cram = 0 AND item_id NOT LIKE ?), 0), coalesce(sum(cram = 1), 0), "
+        "coalesce(sum(cram = 0 AND item_id LIKE ?), 0) FROM reviews WHERE set_name = ?",
+        (drill_like, drill_like, name),
+    ).fetchone()
     today = db.execute(
         "SELECT count(*) FROM reviews WHERE set_name = ? AND reviewed_at >= ?",
         (name, to_ms(day0)),
@@ -135,14 +166,23 @@ def set_stats(
         (name, int(Phase.REVIEW)),
     ).fetchone()
     leeches = [
-        {"id": item_id, "fails": fails}
-        for item_id, fails in db.execute(
-            f"SELECT item_id, fails FROM cards WHERE {in_bank} AND fails >= ? "
+        {"id": item_id, "fails": fails, "suspended": bool(suspended)}
+        for item_id, fails, suspended in db.execute(
+            f"SELECT item_id, fails, suspended FROM cards WHERE {in_bank} AND fails >= ? "
             "ORDER BY fails DESC, item_id",
             (name, ids, LEECH_FAILS),
         )
     ]
-    next_due = db.execute(f"SELECT min(due) FROM cards WHERE {in_bank}", (name, ids)).fetchone()[0]
+    suspended = [
+        row[0]
+        for row in db.execute(
+            f"SELECT item_id FROM cards WHERE {in_bank} AND suspended = 1 ORDER BY item_id",
+            (name, ids),
+        )
+    ]
+    next_due = db.execute(
+        f"SELECT min(due) FROM cards WHERE {in_bank} AND suspended = 0", (name, ids)
+    ).fetchone()[0]
     # Cards of the set that are neither in the bank nor drills: items removed from the bank.
     all_cards = db.execute(
         "SELECT count(*) FROM cards WHERE set_name = ? AND item_id NOT LIKE ?",
@@ -168,11 +208,27 @@ def set_stats(
         leeches=leeches,
         next_due=nd.isoformat() if nd else None,
         retired=all_cards - seen,
-        forecast=due_forecast(cards.values(), now),
+        forecast=due_forecast((c for c in cards.values() if not c.suspended), now),
         retention_period=period,
         retention_history=history,
         tags=tag_strength(qset, cards, now, scheduling or Scheduling(desired_retention)),
+        reviews_by_kind=ReviewCounts(int(scheduled), int(crammed), int(drilled)),
+        suspended=suspended,
+        drills=drill_cards(store, name, drills),
     )
+
+
+def drill_cards(store: Store, set_name: str, drills: Iterable[tuple[str, str]]) -> list[DrillCard]:
+    """The set's drills with their phase and due time, in the order given."""
+    listed = list(drills)
+    cards = store.cards(set_name, [CARD_PREFIX + drill_id for drill_id, _ in listed])
+    rows = []
+    for drill_id, title in listed:
+        card = cards.get(CARD_PREFIX + drill_id)
+        phase = Phase.NEW if card is None else card.phase
+        due = None if card is None or card.due is None else card.due.isoformat()
+        rows.append(DrillCard(drill_id, title, phase.name.lower(), due))
+    return rows
 
 
 def local_midnight(day: date) -> datetime:
@@ -255,7 +311,7 @@ def tag_strength(
                 introduced=len(seen),
                 retrievability=round(mean(recall[i] for i in seen), 4) if seen else None,
                 stability_days=round(mean(stabilities), 2) if stabilities else None,
-                lapses=sum(cards[i].fails for i in seen),
+                lapses=sum(cards[i].lapses for i in seen),
                 leeches=sum(cards[i].is_leech for i in seen),
             )
         )

@@ -26,6 +26,7 @@ SCORE_RANGE = (-2, 2)
 MATRIX_RANGE = (-2, 2)
 HEAD_DIMS = (2, 4, 8, 16, 32, 64, 128, 256, 512)
 LENGTHS = (128, 256, 512, 1024, 2048, 4096, 8192)
+DRAW_ATTEMPTS = 50
 
 ParamKind = Literal[
     "vector", "matrix", "index", "count", "dim", "length", "dtype", "unit", "flag", "positive"
@@ -89,7 +90,32 @@ class Computation:
         return tuple(name for name, p in self.params.items() if p.kind in DRAWABLE_KINDS)
 
     def draw(self, rng: Any, inputs: Inputs, names: tuple[str, ...]) -> Inputs:
-        """Fresh values for `names` (same shapes as the bank's), the others kept."""
+        """Fresh values for `names` (same shapes as the bank's), the others kept.
+
+        Only sensible ones: no vector or matrix row of zeros (a query that matches nothing),
+        and an answer that is not all zeros, drawing again (from the same seeded generator, so
+        still reproducible) until both hold; the bank's inputs if no draw of a few does.
+        """
+        for _ in range(DRAW_ATTEMPTS):
+            drawn = self._draw_once(rng, inputs, names)
+            if self._sensible(drawn, names):
+                return drawn
+        return dict(inputs)
+
+    def _sensible(self, inputs: Inputs, names: tuple[str, ...]) -> bool:
+        for name in names:
+            value = inputs[name]
+            kind = self.params[name].kind
+            rows = [value] if kind == "vector" else value if kind == "matrix" else []
+            if any(not any(row) for row in rows):
+                return False
+        try:
+            truth = self.truth(inputs)
+        except (KeyError, IndexError, TypeError, ValueError):
+            return True  # incomplete inputs (a caller drawing parts): the rows are checked
+        return any(abs(x) > 1e-12 for x in _numbers(truth))
+
+    def _draw_once(self, rng: Any, inputs: Inputs, names: tuple[str, ...]) -> Inputs:
         drawn = dict(inputs)
         for name in names:
             param = self.params[name]
@@ -136,6 +162,12 @@ def _param_problem(param: Param, value: Any) -> str | None:
     if param.kind == "unit":
         return None if value in param.choices else f"expected one of {', '.join(param.choices)}"
     return None if isinstance(value, bool) else "expected true or false"
+
+
+def _numbers(value: Any) -> list[float]:
+    if isinstance(value, list | tuple):
+        return [x for v in value for x in _numbers(v)]
+    return [float(value)]
 
 
 def describe_inputs(computation: Computation, inputs: Inputs) -> dict[str, str]:

@@ -42,6 +42,7 @@ from engine.verdict import Verdict
 __all__ = ["COMPUTATIONS", "ComputedItem"]
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # Plain numbers separated by spaces: a list when a list is asked for, not a product.
 _SPACED_NUMBERS = re.compile(r"\s*[-+]?[\d.]+(?:e[-+]?\d+)?(?:\s+[-+]?[\d.]+(?:e[-+]?\d+)?)+\s*")
 
@@ -64,12 +65,20 @@ class ComputedItem(TypedItem):
     unit: str | None = None
     # The prompt as the author wrote it, with placeholders; `prompt` is it filled in.
     template: str | None = None
+    # The same for the explanation, so that it speaks of the numbers drawn for this review.
+    explanation_template: str | None = None
 
     @model_validator(mode="before")
     @classmethod
     def _keep_template(cls, data: Any) -> Any:
         if isinstance(data, dict) and data.get("template") is None and "prompt" in data:
             data = {**data, "template": data["prompt"]}
+        if (
+            isinstance(data, dict)
+            and data.get("explanation_template") is None
+            and data.get("explanation")
+        ):
+            data = {**data, "explanation_template": data["explanation"]}
         return data
 
     @model_validator(mode="after")
@@ -89,16 +98,19 @@ class ComputedItem(TypedItem):
         # The shown prompt is derived data: set it here, once, from the template and inputs.
         prompt = self._fill(self.template or self.prompt, computation)
         object.__setattr__(self, "prompt", with_precision_sentence(prompt, self.precision))
+        if self.explanation_template:
+            explanation = self._fill(self.explanation_template, computation, "explanation")
+            object.__setattr__(self, "explanation", explanation)
         return self
 
-    def _fill(self, template: str, computation: Computation) -> str:
+    def _fill(self, template: str, computation: Computation, where: str = "prompt") -> str:
         shown = describe_inputs(computation, self.inputs)
 
         def value(match: re.Match[str]) -> str:
             name = match.group(1)
             if name not in shown:
                 raise ValueError(
-                    f"the prompt names {{{name}}}, which is not an input of {self.compute} "
+                    f"the {where} names {{{name}}}, which is not an input of {self.compute} "
                     f"(placeholders: {', '.join('{' + n + '}' for n in sorted(shown))})"
                 )
             return shown[name]
@@ -117,7 +129,24 @@ class ComputedItem(TypedItem):
         data = self.model_dump(mode="json")
         # The bank's mistakes are wrong answers for the bank's inputs only.
         data.update(inputs=drawn, vary=(), mistakes=(), line=self.line)
+        data["explanation_template"] = self._explanation_for_drawn(drawn)
         return type(self).model_validate(data)
+
+    def _explanation_for_drawn(self, drawn: dict[str, Any]) -> str | None:
+        """The explanation for drawn inputs: an author's template speaks of them itself; one
+        that works the bank's own numbers says so, so that it is not read as about these."""
+        text = self.explanation_template
+        if not text or _PLACEHOLDER.search(text) or drawn == self.inputs:
+            return text
+        shown = describe_inputs(COMPUTATIONS[self.compute], self.inputs)
+        quoted = set(_NUMBER.findall(text))
+        if not any(set(_NUMBER.findall(shown[name])) & quoted for name in self.vary):
+            return text
+        bank = ", ".join(f"{name} = {shown[name]}" for name in self.vary)
+        return (
+            f"{text.rstrip()}\n(Worked with the bank's example, {bank}; this review drew other "
+            "numbers, and the answer above is for yours.)"
+        )
 
     def prompt_for(self, seed: int) -> str:
         return self.at_seed(seed).prompt

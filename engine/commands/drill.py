@@ -96,7 +96,7 @@ def run_drill(
             assert recorded.after.due is not None
             terminal.say(
                 f"rated {grade.name.lower()} ({_steps_summary(run.results.values())}); "
-                f"next review in {interval(recorded.after.due - clock())}"
+                f"next review in {interval(recorded.after.due - finished)}"
             )
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED

@@ -10,18 +10,22 @@ from engine.commands.context import load_with_store
 from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
 from engine.session import ReviewSession
 from engine.store.parameters import scheduling_for
+from engine.store.settings import save_settings
 from engine.ui.loop import AnswerMark, Frontend, run_review
 from engine.ui.summary import print_summary
 
 
 def run_quiz(
     set_name: str,
-    new_per_day: int,
-    retention: float,
+    new_per_day: int | None,
+    retention: float | None,
     cram: bool,
     tags: tuple[str, ...],
     data_dir: Path | None,
+    confidence: bool | None = None,
 ) -> int:
+    """`new_per_day`, `retention` and `confidence`, when given, are stored as the learner's
+    settings (and hold for every later command); None uses the stored ones."""
     from engine.checking.bounded import close_checker, start_checker
 
     # The checker imports SymPy in its own process while this one loads the bank and the store,
@@ -34,23 +38,33 @@ def run_quiz(
         from engine.errors import UsageError
 
         raise UsageError(f"no item of set {set_name} has the tag {unknown[0]!r}")
+    settings = save_settings(
+        store, clock(), retention=retention, new_per_day=new_per_day, confidence=confidence
+    )
     # The learner's fitted FSRS parameters, if `attnquiz optimize` stored some.
-    scheduling = scheduling_for(store, retention)
+    scheduling = scheduling_for(store, settings.retention)
     scripted = not sys.stdin.isatty()
     frontend: Frontend
     console = None
     if scripted:
         from engine.ui.scripted import ScriptedFrontend
 
-        frontend = ScriptedFrontend()
+        frontend = ScriptedFrontend(confidence=settings.confidence)
     else:
         from engine.ui.console import make_console
         from engine.ui.interactive import InteractiveFrontend
 
         console = make_console()
-        frontend = InteractiveFrontend(console)
+        frontend = InteractiveFrontend(console, confidence=settings.confidence)
     session = ReviewSession(
-        store, qset, scheduling, clock, new_per_day=new_per_day, cram=cram, tags=tags
+        store,
+        qset,
+        scheduling,
+        clock,
+        new_per_day=settings.new_per_day,
+        cram=cram,
+        tags=tags,
+        leeches=settings.leeches,
     )
     code = EXIT_OK
     # Filled as the learner answers, so the chart of the session also shows after Ctrl-C.
@@ -70,7 +84,10 @@ def run_quiz(
         summary = session.finish()
         store.close()
         close_checker()  # also after Ctrl-C; atexit would too, this is just sooner
-    print_summary(console, summary, clock(), answers)
+    print_summary(console, summary, clock(), answers, set_name=qset.name)
     if code == EXIT_INTERRUPTED:
-        print("interrupted: every answer so far is saved", file=sys.stderr)
+        print(
+            f"interrupted: every answer so far is saved ({summary.reviewed} this session)",
+            file=sys.stderr,
+        )
     return code

@@ -80,9 +80,13 @@ class TimedRecords:
             "AND within_limit = 1",
             key,
         ).fetchone()
+        # A run in which no part was right (every one skipped, or the drill left at once) says
+        # nothing about speed: its short total would read as a best in the trend.
         recent = self.db.execute(
-            "SELECT total_ms, within_limit FROM timed_runs WHERE set_name = ? AND drill = ? "
-            "AND total_ms IS NOT NULL ORDER BY started DESC, id DESC LIMIT ?",
+            "SELECT total_ms, within_limit FROM timed_runs AS r WHERE set_name = ? AND drill = ? "
+            "AND total_ms IS NOT NULL AND EXISTS (SELECT 1 FROM timed_parts AS p "
+            "WHERE p.run_id = r.id AND p.status = 'right') "
+            "ORDER BY started DESC, id DESC LIMIT ?",
             (run.set_name, run.drill, last),
         ).fetchall()
         return Comparison(
@@ -92,11 +96,12 @@ class TimedRecords:
         )
 
     def best_score(self, run: DrillRun) -> int | None:
-        """The most parts right in one earlier run of the same drill (None before the first)."""
+        """The most parts right in one earlier run of the same drill (None before the first
+        run with any part right: a run of skips is no best)."""
         (best,) = self.db.execute(
             "SELECT max(score) FROM (SELECT sum(p.status = 'right') AS score FROM timed_runs r "
             "JOIN timed_parts p ON p.run_id = r.id WHERE r.set_name = ? AND r.drill = ? "
-            "AND r.id != ? GROUP BY r.id)",
+            "AND r.id != ? GROUP BY r.id HAVING score > 0)",
             (run.set_name, run.drill, run.run_id or 0),
         ).fetchone()
         return None if best is None else int(best)

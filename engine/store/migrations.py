@@ -158,3 +158,28 @@ def _fsrs_parameters(db: sqlite3.Connection) -> None:
         )
         """,
     )
+
+
+@migration("0004_lapses_suspension_confidence_settings")
+def _lapses_suspension_confidence_settings(db: sqlite3.Connection) -> None:
+    # Lapses (Again on a graduated card) apart from fails (Again in any phase), filled in from
+    # the review log; suspended cards (leeches) stay out of the daily queue; the learner's
+    # confidence in a typed answer (1 sure, 0 unsure, NULL not asked); and the settings a
+    # learner chose (desired retention, daily new cards, ...), one JSON value per key.
+    _run_script(
+        db,
+        """
+        ALTER TABLE cards ADD COLUMN lapses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE cards ADD COLUMN suspended INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE reviews ADD COLUMN confidence INTEGER;
+        UPDATE cards SET lapses = (
+            SELECT count(*) FROM reviews AS r WHERE r.card_id = cards.id AND r.cram = 0
+            AND r.rating = 1 AND r.phase_before = 2
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            changed INTEGER NOT NULL
+        )
+        """,
+    )

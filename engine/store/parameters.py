@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from engine.errors import StoreError
-from engine.schedule import DEFAULT_PARAMETERS, DEFAULT_RETENTION, Scheduling, check_parameters
+from engine.schedule import DEFAULT_PARAMETERS, Scheduling, check_parameters
 from engine.store.reviews import Store, from_ms, to_ms
 
 Source = Literal["default", "fitted"]
@@ -106,9 +106,14 @@ def parameters_in_use(store: Store) -> ParametersInUse:
 
 
 def scheduling_for(
-    store: Store, retention: float = DEFAULT_RETENTION, *, fuzz: bool = True
+    store: Store, retention: float | None = None, *, fuzz: bool = True
 ) -> Scheduling:
-    """The scheduler for this store: the desired retention with the parameters in use."""
+    """The scheduler for this store: the desired retention (the learner's setting unless given)
+    with the parameters in use."""
+    if retention is None:
+        from engine.store.settings import load_settings
+
+        retention = load_settings(store).retention
     return Scheduling(retention, parameters=parameters_in_use(store).parameters, fuzz=fuzz)
 
 

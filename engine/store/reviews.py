@@ -11,7 +11,10 @@ from pathlib import Path
 
 from engine.schedule import CardState, Phase
 
-CARD_COLUMNS = "phase, step, stability, difficulty, due, last_review, reps, fails"
+CARD_COLUMNS = (
+    "phase, step, stability, difficulty, due, last_review, reps, fails, lapses, suspended"
+)
+CARD_UPDATE = ", ".join(f"{column.strip()} = ?" for column in CARD_COLUMNS.split(","))
 
 
 def to_ms(t: datetime) -> int:
@@ -23,7 +26,7 @@ def from_ms(ms: int | None) -> datetime | None:
 
 
 def _state(row: tuple) -> CardState:  # type: ignore[type-arg]
-    phase, step, stability, difficulty, due, last_review, reps, fails = row
+    phase, step, stability, difficulty, due, last_review, reps, fails, lapses, suspended = row
     return CardState(
         phase=Phase(phase),
         step=step,
@@ -33,6 +36,8 @@ def _state(row: tuple) -> CardState:  # type: ignore[type-arg]
         last_review=from_ms(last_review),
         reps=reps,
         fails=fails,
+        lapses=lapses,
+        suspended=bool(suspended),
     )
 
 
@@ -47,6 +52,8 @@ def _row(card: CardState) -> tuple:  # type: ignore[type-arg]
         to_ms(card.last_review) if card.last_review else None,
         card.reps,
         card.fails,
+        card.lapses,
+        int(card.suspended),
     )
 
 
@@ -63,6 +70,7 @@ class ReviewRecord:
     reviewed_at: datetime
     session_id: int | None = None
     cram: bool = False
+    confidence: bool | None = None  # sure / unsure, when the learner was asked
 
 
 @dataclass(frozen=True)
@@ -147,21 +155,20 @@ class Store:
             elif row is None:
                 card_id = db.execute(
                     f"INSERT INTO cards (set_name, item_id, {CARD_COLUMNS}, introduced) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (review.set_name, review.item_id, *_row(after), to_ms(review.reviewed_at)),
                 ).lastrowid
             else:
                 card_id = row[0]
                 if schedule is not None:
                     db.execute(
-                        "UPDATE cards SET phase = ?, step = ?, stability = ?, difficulty = ?, "
-                        "due = ?, last_review = ?, reps = ?, fails = ? WHERE id = ?",
-                        (*_row(after), card_id),
+                        f"UPDATE cards SET {CARD_UPDATE} WHERE id = ?", (*_row(after), card_id)
                     )
             review_id = db.execute(
                 "INSERT INTO reviews (card_id, session_id, set_name, item_id, reviewed_at, "
-                "rating, answer, correct, duration_ms, phase_before, cram, card_before) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "rating, answer, correct, duration_ms, phase_before, cram, card_before, "
+                "confidence) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     card_id,
                     review.session_id,
@@ -175,6 +182,7 @@ class Store:
                     int(before.phase),
                     int(review.cram),
                     None if row is None else json.dumps(list(row[1:])),
+                    None if review.confidence is None else int(review.confidence),
                 ),
             ).lastrowid
         return Recorded(int(review_id or 0), before, after)
@@ -208,9 +216,8 @@ class Store:
                 db.execute("UPDATE reviews SET card_id = NULL WHERE card_id = ?", (card_id,))
                 db.execute("DELETE FROM cards WHERE id = ?", (card_id,))
             else:
-                db.execute(
-                    "UPDATE cards SET phase = ?, step = ?, stability = ?, difficulty = ?, "
-                    "due = ?, last_review = ?, reps = ?, fails = ? WHERE id = ?",
-                    (*json.loads(card_before), card_id),
-                )
+                values = json.loads(card_before)
+                # A review logged before migration 0004 kept 8 columns: no lapses, not suspended.
+                values += [0, 0][: max(0, 10 - len(values))]
+                db.execute(f"UPDATE cards SET {CARD_UPDATE} WHERE id = ?", (*values, card_id))
         return str(item_id)

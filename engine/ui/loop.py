@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from engine.cards import Item
@@ -17,6 +18,18 @@ class Answered:
     answer: str | None
     verdict: Verdict | None
     duration_ms: int
+    at: datetime | None = None  # the moment the rating keys were computed for (the preview's)
+    sure: bool | None = None  # the learner's confidence, when asked
+    last: bool = False  # the learner ended the session right after this answer
+
+
+class GradedInterrupt(KeyboardInterrupt):
+    """Ctrl-C after an answer was graded but before it was rated: it is saved with the
+    suggested rating, then the session ends as after any Ctrl-C (exit 130)."""
+
+    def __init__(self, answered: Answered) -> None:
+        super().__init__()
+        self.answered = answered
 
 
 @dataclass(frozen=True)
@@ -31,7 +44,12 @@ class AnswerMark:
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    """Take back the previous card's answer (at a question prompt)."""
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Take back the answer just given, before it was rated: the same card is asked again."""
 
 
 @dataclass(frozen=True)
@@ -39,13 +57,15 @@ class End:
     pass
 
 
-Action = Answered | Undo | End
+Action = Answered | Undo | Retry | End
 
 
 class Frontend(Protocol):
     def ask(self, question: Question, session: ReviewSession) -> Action: ...
     def show_outcome(self, outcome: Outcome, session: ReviewSession) -> None: ...
     def show_undo(self, item: Item | None) -> None: ...
+    def show_retry(self, question: Question) -> None: ...
+    def show_saved_on_interrupt(self, outcome: Outcome) -> None: ...
 
 
 def run_review(
@@ -58,10 +78,19 @@ def run_review(
     being the caller's list, it keeps what was answered when Ctrl-C ends the loop.
     """
     while (question := session.next_question()) is not None:
-        action = frontend.ask(question, session)
+        try:
+            action = frontend.ask(question, session)
+        except GradedInterrupt as stop:
+            outcome = _commit(session, question, stop.answered, answers)
+            frontend.show_saved_on_interrupt(outcome)
+            raise
         if isinstance(action, End):
             session.put_back(question)
             break
+        if isinstance(action, Retry):
+            session.put_back(question)
+            frontend.show_retry(question)
+            continue
         if isinstance(action, Undo):
             session.put_back(question)
             taken_back = session.undo()
@@ -69,17 +98,35 @@ def run_review(
                 answers.pop()
             frontend.show_undo(taken_back)
             continue
-        outcome = session.commit(
-            question, action.grade, action.answer, action.verdict, action.duration_ms
-        )
-        if answers is not None:
-            answers.append(
-                AnswerMark(
-                    item_id=outcome.item.id,
-                    tags=outcome.item.tags,
-                    grade=outcome.grade,
-                    new=outcome.before.phase == Phase.NEW,
-                )
-            )
+        outcome = _commit(session, question, action, answers)
         frontend.show_outcome(outcome, session)
+        if action.last:
+            break
     return session.summary
+
+
+def _commit(
+    session: ReviewSession,
+    question: Question,
+    action: Answered,
+    answers: list[AnswerMark] | None,
+) -> Outcome:
+    outcome = session.commit(
+        question,
+        action.grade,
+        action.answer,
+        action.verdict,
+        action.duration_ms,
+        at=action.at,
+        sure=action.sure,
+    )
+    if answers is not None:
+        answers.append(
+            AnswerMark(
+                item_id=outcome.item.id,
+                tags=outcome.item.tags,
+                grade=outcome.grade,
+                new=outcome.before.phase == Phase.NEW,
+            )
+        )
+    return outcome

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.stats import TagStrength
+from engine.ui.describe import days_text
 from engine.ui.literal import literal
 
 BAR_CELLS = 10
@@ -38,7 +39,7 @@ def strength_table(tags: Sequence[TagStrength], desired: float) -> Table | Text:
             str(t.cards),
             str(t.introduced),
             recall_bar(t.retrievability, desired),
-            "-" if t.stability_days is None else f"{t.stability_days:.0f} d",
+            "-" if t.stability_days is None else days_text(t.stability_days),
             str(t.lapses),
             Text(str(t.leeches), style="yellow" if t.leeches else ""),
         )

@@ -39,7 +39,8 @@ def show_grade(grade: Grade) -> None:
             table.add_row(mark, case.name, case.message)
         console.print(table)
     for name in grade.diagnosis:
-        console.print(Text.assemble(("mistake: ", "bold yellow"), f"{name}: {EXPLANATIONS[name]}"))
+        # The learner reads the explanation; the mistake's id is for --json and scripts.
+        console.print(Text.assemble(("mistake: ", "bold yellow"), EXPLANATIONS[name]))
     if grade.output.strip():
         console.print(Text("its output (last lines):", style="dim"))
         console.print(Text(grade.output.strip()[-600:], style="dim"))

@@ -126,3 +126,78 @@ def test_unusable_parameter_vectors_are_refused_with_the_reason(
 ) -> None:
     with pytest.raises(ValueError, match=problem):
         check_parameters(vector)  # type: ignore[arg-type]
+
+
+def graduated(scheduling: Scheduling, at: datetime, key: str = "demo/a") -> CardState:
+    card = scheduling.review(CardState(), Grade.GOOD, at, key=key)
+    for _ in range(3):
+        if card.phase == Phase.REVIEW:
+            break
+        assert card.due is not None
+        card = scheduling.review(card, Grade.GOOD, card.due, key=key)
+    assert card.phase == Phase.REVIEW
+    return card
+
+
+def test_fuzz_is_drawn_once_per_card_and_review() -> None:
+    fuzzed = Scheduling()
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    card = graduated(fuzzed, start)
+    assert card.due is not None
+    later = card.due + timedelta(days=30)  # long enough for a fuzzed interval of weeks
+    for grade in Grade:
+        dues = {fuzzed.review(card, grade, later, key="demo/a").due for _ in range(20)}
+        assert len(dues) == 1, grade  # the same review of the same card: the same due time
+    # ...yet the fuzz is there: other cards (and the next review) draw other intervals.
+    easy = {fuzzed.review(card, Grade.EASY, later, key=f"demo/{n}").due for n in range(40)}
+    assert len(easy) > 1
+    plain = Scheduling(fuzz=False).review(card, Grade.EASY, later, key="demo/a").due
+    assert plain is not None and min(easy) <= plain <= max(easy)  # type: ignore[type-var]
+
+
+@pytest.fixture
+def berlin(monkeypatch: pytest.MonkeyPatch):
+    """The learner's local time is Berlin's (UTC+1 in March)."""
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.usefixtures("berlin")
+@pytest.mark.parametrize("clock", ["09:00:00", "09:01:00", "00:30:00", "23:45:00"])
+def test_the_time_of_day_on_the_due_day_does_not_change_the_outcome(clock: str) -> None:
+    # The issue's case: graduated at 09:00:30, reviewed two calendar days later at 09:00:00
+    # (47 h 59 min in real time: "a day early" for FSRS) or at 09:01:00 (48 h).
+    s = Scheduling(fuzz=False)
+    card = CardState(
+        phase=Phase.REVIEW,
+        stability=2.3,
+        difficulty=5.0,
+        due=datetime.fromisoformat("2026-03-04T09:00:30+01:00"),
+        last_review=datetime.fromisoformat("2026-03-02T09:00:30+01:00"),
+        reps=2,
+    )
+    reference = s.review(card, Grade.GOOD, datetime.fromisoformat("2026-03-04T12:00:00+01:00"))
+    now = datetime.fromisoformat(f"2026-03-04T{clock}+01:00")
+    after = s.review(card, Grade.GOOD, now)
+    assert after.stability == pytest.approx(reference.stability)
+    assert after.due is not None and reference.due is not None
+    assert (after.due - now).days == (reference.due - reference.last_review).days  # type: ignore[operator]
+    assert s.retrievability(card, now) == pytest.approx(
+        s.retrievability(card, reference.last_review)
+    )  # type: ignore[arg-type]
+
+
+def test_lapses_count_only_graduated_cards_forgotten() -> None:
+    s = Scheduling(fuzz=False)
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    learning = s.review(CardState(), Grade.AGAIN, start)
+    assert (learning.fails, learning.lapses) == (1, 0)
+    card = graduated(s, start)
+    assert card.due is not None
+    forgotten = s.review(card, Grade.AGAIN, card.due)
+    assert (forgotten.fails, forgotten.lapses, forgotten.phase) == (1, 1, Phase.RELEARNING)

@@ -287,3 +287,58 @@ def test_lint_flags_a_stated_mistake_that_is_the_right_answer(load_bank) -> None
         + "    mistakes:\n      - answer: '0.66'\n        message: not really a mistake\n"
     )
     assert any("the mistake '0.66' is within the tolerance" in p for p in loaded.problems)
+
+
+SCORE_ROW = {
+    "compute": "score_row",
+    "inputs": {"Q": [[1, 0], [0, 1]], "K": [[1, 0], [1, 1], [0, 1]], "row": 1},
+    "vary": ["Q", "K"],
+    "prompt": "Q = {Q}, K = {K}: row {row} of Q Kᵀ?",
+}
+
+
+@pytest.mark.parametrize("spec", [SCORE_ROW, ATTENTION_OUTPUT], ids=["scores", "output"])
+def test_drawn_inputs_have_no_row_of_zeros_and_no_answer_of_zeros(spec) -> None:
+    item = computed(**spec)
+    for seed in range(1, 300):
+        drawn = item.at_seed(seed)
+        for name in spec["vary"]:  # type: ignore[attr-defined]
+            assert all(any(row) for row in drawn.inputs[name]), (seed, name, drawn.inputs)
+        assert any(abs(x) > 1e-12 for x in np.ravel(drawn.truth())), (seed, drawn.inputs)
+
+
+def test_an_explanation_with_placeholders_speaks_of_the_numbers_drawn() -> None:
+    item = computed(**SCORE_ROW, explanation="Row {row}: query {row} of {Q} against each of {K}.")
+    drawn = item.at_seed(5)
+    assert drawn.inputs["Q"] != item.inputs["Q"]
+    assert str(drawn.inputs["Q"]).replace(" ", "") in drawn.explanation.replace(" ", "")  # type: ignore[union-attr]
+    assert (
+        item.explanation
+        == "Row 1: query 1 of [[1, 0], [0, 1]] against each of [[1, 0], [1, 1], [0, 1]]."
+    )
+
+
+def test_an_explanation_of_the_banks_example_says_so_when_others_are_drawn() -> None:
+    item = computed(**SCORE_ROW, explanation="Query 1 = [1, 0] scores 1, 1 and 0.")
+    assert item.explanation == "Query 1 = [1, 0] scores 1, 1 and 0."  # the bank's own numbers
+    drawn = item.at_seed(2)
+    assert drawn.explanation is not None
+    assert "Worked with the bank's example, Q = [[1, 0], [0, 1]]" in drawn.explanation
+
+
+def test_the_shipped_varying_items_explain_the_numbers_shown(store_home) -> None:
+    from engine.bank.catalog import open_set
+
+    qset = open_set("15", store_home)
+    for item_id in ("scores-example-row", "weights-4096-tokens"):
+        item = qset.item(item_id)
+        assert isinstance(item, ComputedItem)
+        for seed in (1, 2, 3):
+            drawn = item.at_seed(seed)
+            assert drawn.explanation is not None and "bank's example" not in drawn.explanation
+            for name in drawn.vary or item.vary:
+                shown = str(drawn.inputs[name]).replace(" ", "")
+                assert shown in drawn.explanation.replace(" ", "").replace("\n", ""), (
+                    item_id,
+                    seed,
+                )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sqlite3
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.paths import STORE_FILE
+from tests.engine.choice_bank import write_choices
 from tests.engine.cli.conftest import read_until
 
 ALL_RIGHT = "3\n1\n8\n(T_q, d_v)\nd\n64\n(T_q, T_k)\n"
@@ -145,3 +147,129 @@ def test_a_damaged_store_is_reported_in_one_line_and_left_untouched(run, store_h
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "not an attnquiz store" in result.stderr
     assert path.read_bytes() == before
+
+
+def test_settings_chosen_once_hold_for_every_command(run, store_home) -> None:
+    result = run("demo", "--retention", "0.8", "--new", "2", input="3\na\n")
+    assert result.returncode == 0, result.stderr
+    stats = json.loads(run("stats", "demo", "--json").stdout)
+    assert stats["desired_retention"] == 0.8  # not the default 0.9
+    settings = json.loads(run("settings", "--json").stdout)
+    assert (settings["retention"], settings["new_per_day"]) == (0.8, 2)
+    # The next session keeps the limit of 2 new cards a day: both are used up.
+    again = run("demo", input="3\n")
+    assert ", new)" not in again.stdout  # only the two cards still learning come back
+    assert "5 new cards wait beyond today's limit" in again.stdout
+    changed = run("settings", "--new", "3", "--retention", "0.85")
+    assert changed.returncode == 0 and "0.85" in changed.stdout
+    third = run("demo", input="x\n" * 6)
+    assert "4 new cards wait beyond today's limit" in third.stdout  # one more new card
+
+
+def test_new_zero_says_how_many_new_cards_wait(run) -> None:
+    result = run("demo", "--new", "0", input="")
+    assert result.returncode == 0
+    assert "nothing reviewed" in result.stdout
+    assert "7 new cards wait beyond today's limit" in result.stdout
+
+
+def test_a_bad_setting_is_one_line_and_exit_2(run) -> None:
+    result = run("settings", "--leeches", "delete")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "'suspend' or 'flag'" in result.stderr
+
+
+def test_a_right_answer_after_a_hint_is_rated_hard(run, store_home) -> None:
+    write_choices(store_home)
+    result = run("choices", "--new", "1", input=":hint\na\n")
+    assert "hint: Each query spreads its weight over the keys." in result.stdout
+    assert "rated hard" in result.stdout
+    db = sqlite3.connect(store_home / STORE_FILE)
+    assert db.execute("SELECT rating, correct FROM reviews").fetchall() == [(2, 1)]
+    db.close()
+
+
+def test_nothing_to_undo_on_the_first_card_does_not_ask_it_again(run, store_home) -> None:
+    result = run("demo", input=":undo\n4\n")
+    assert "nothing to undo" in result.stdout
+    assert result.stdout.count("[1] recall-one") == 1
+    assert reviews(store_home) == [("recall-one", 4, "4")]
+
+
+def test_confidence_adds_one_line_after_a_typed_answer(run, store_home) -> None:
+    # axis right but unsure: hard; scale wrong and sure: its explanation, and it comes back
+    # after two other cards.
+    write_choices(store_home)
+    result = run("choices", "--new", "3", "--confidence", input="a\nu\nb\ns\na\ns\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("sure or unsure? (s/u)") == 3
+    assert "you were sure: this card comes back in a moment" in result.stdout
+    db = sqlite3.connect(store_home / STORE_FILE)
+    rows = db.execute("SELECT item_id, rating, confidence FROM reviews ORDER BY id").fetchall()
+    db.close()
+    assert rows == [("axis", 2, 0), ("scale", 1, 1), ("mask", 3, 1)]
+    order = re.findall(r"^\[\d+\] (\S+)", result.stdout, flags=re.M)
+    assert order[:4] == ["axis", "scale", "mask", "scale"]
+
+
+def test_the_confirmed_interval_is_the_stored_and_listed_one(run, store_home) -> None:
+    result = run("demo", "--new", "1", input="4\n")
+    (shown,) = re.findall(r"next review in (\d+ \w+)", result.stdout)
+    db = sqlite3.connect(store_home / STORE_FILE)
+    ((due, last),) = db.execute("SELECT due, last_review FROM cards").fetchall()
+    db.close()
+    from datetime import timedelta
+
+    from engine.ui.describe import interval
+
+    assert interval(timedelta(milliseconds=due - last)) == shown and shown.endswith(" d")
+    listed = run("list", "demo").stdout
+    assert f"in {shown}" in listed
+
+
+def test_stats_and_list_show_reviews_by_kind_and_the_drills(run, store_home) -> None:
+    run("demo", "--new", "1", input="4\n")
+    run("demo", "--cram", input="3\n")
+    stats = json.loads(run("stats", "demo", "--json").stdout)
+    assert stats["reviews_by_kind"] == {"scheduled": 1, "cram": 1, "drill": 0}
+    listed = run("list", "15")
+    assert listed.returncode == 0, listed.stderr
+    assert "drill-" in listed.stdout
+    fifteen = json.loads(run("stats", "15", "--json").stdout)
+    assert fifteen["drills"] and all(d["phase"] == "new" for d in fifteen["drills"])
+
+
+def test_unsuspend_brings_a_leech_back(run, store_home) -> None:
+    # number-std missed four times in one session (each miss comes back while learning).
+    result = run("demo", "--tag", "variance", "--new", "1", input="x\n" * 6)
+    assert "suspended: number-std has been missed 4 times" in result.stdout
+    assert "bring it back with `attnquiz unsuspend demo number-std`" in result.stdout
+    assert "suspended" in run("list", "demo").stdout
+    assert json.loads(run("stats", "demo", "--json").stdout)["suspended"] == ["number-std"]
+    unknown = run("unsuspend", "demo", "nope")
+    assert unknown.returncode == 2 and "no item 'nope'" in unknown.stderr
+    back = run("unsuspend", "demo", "number-std")
+    assert back.returncode == 0 and "back in the reviews: number-std" in back.stdout
+    assert json.loads(run("stats", "demo", "--json").stdout)["suspended"] == []
+
+
+def test_help_shows_no_python_type_names(run) -> None:
+    for command in ("quiz", "stats", "settings", "unsuspend", "drill", "submit"):
+        text = run(command, "--help").stdout
+        assert "<bool>" not in text and "list[" not in text and "<str>" not in text, command
+
+
+def test_ctrl_c_after_a_graded_answer_saves_it_with_the_suggested_rating(spawn, store_home) -> None:
+    proc = spawn("demo", "--new", "3", "--confidence")
+    assert proc.stdin is not None and proc.stdout is not None
+    read_until(proc, "[1] ")
+    proc.stdin.write("3\n")
+    proc.stdin.flush()
+    read_until(proc, "[2] ")
+    proc.stdin.write("a\n")  # right; graded at once, the confidence line not yet read
+    proc.stdin.flush()
+    read_until(proc, "sure or unsure?")
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait() == 130
+    assert "saved: choice-axis rated good" in proc.stdout.read()
+    assert reviews(store_home) == [("recall-one", 3, "3"), ("choice-axis", 3, "a")]

@@ -166,3 +166,28 @@ def test_a_set_without_a_timed_drill_is_a_usage_error(store_home: Path, capsys) 
 
     assert run_guarded(lambda: run_timed("demo", None)) == 2
     assert "set demo has no timed drill" in capsys.readouterr().err
+
+
+def test_a_run_of_skips_is_neither_in_the_trend_nor_a_best(store_home: Path) -> None:
+    store = open_store(store_home)
+    try:
+        records = TimedRecords(store.db)
+        clock = FakeClock()
+        drill, qset = drill_15(store_home)
+        skips = PacedFrontend([":skip"] * len(RIGHT_ANSWERS), clock, iter([1.0] * 7))
+        skipped = run_drill(
+            drill, skips, BankChecker(qset), clock, prompt_of=question_text(qset), save=records.save
+        )
+        assert not any(part.right for part in skipped.parts)
+        clock.advance(86_400)
+        first = timed_run(store_home, records, clock, [20, 10, 10, 30, 15, 40, 90])
+        # Before the real run: no best score at all, rather than a best of 0 parts.
+        assert records.best_score(first) is None
+        clock.advance(86_400)
+        second = timed_run(store_home, records, clock, [15, 10, 10, 30, 15, 40, 100])
+        comparison = records.compare(second)
+    finally:
+        store.close()
+    # The few seconds of skipping would have been the fastest "run" of the three.
+    assert comparison.trend == [(215, True), (220, True)]
+    assert comparison.best_total == 215

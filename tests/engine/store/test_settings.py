@@ -1,0 +1,66 @@
+"""Settings kept in the store, and migration 0004 on a store from before it."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from engine.errors import StoreError
+from engine.paths import STORE_FILE
+from engine.store import migrations as migrations_module
+from engine.store import open_store
+from engine.store.parameters import scheduling_for
+from engine.store.settings import Settings, load_settings, save_settings
+
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def test_settings_default_then_persist_across_opening(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    assert load_settings(store) == Settings()
+    save_settings(store, NOW, retention=0.8, new_per_day=None, confidence=True)
+    store.close()
+    store = open_store(tmp_path)
+    settings = load_settings(store)
+    assert (settings.retention, settings.new_per_day, settings.confidence) == (0.8, 10, True)
+    assert scheduling_for(store).desired_retention == 0.8  # every command schedules with it
+    store.close()
+
+
+def test_a_damaged_setting_is_a_store_error_naming_the_way_out(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    save_settings(store, NOW, retention=0.85)
+    store.db.execute("UPDATE settings SET value = '\"lots\"' WHERE key = 'retention'")
+    with pytest.raises(StoreError, match=r"attnquiz settings --retention VALUE"):
+        load_settings(store)
+    store.close()
+
+
+def test_migration_0004_counts_past_lapses_of_graduated_cards_only(
+    tmp_path: Path, monkeypatch
+) -> None:
+    older = [m for m in migrations_module.MIGRATIONS if m[0] < "0004"]
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", older)
+    open_store(tmp_path).close()
+    monkeypatch.undo()
+    db = sqlite3.connect(tmp_path / STORE_FILE)
+    db.execute(
+        "INSERT INTO cards (id, set_name, item_id, phase, due, reps, fails, introduced) "
+        "VALUES (1, 'demo', 'a', 2, 0, 5, 3, 0)"
+    )
+    # Again while learning (phase 1), Again on a review card (phase 2), a crammed Again.
+    for phase, cram in ((1, 0), (2, 0), (2, 1)):
+        db.execute(
+            "INSERT INTO reviews (card_id, set_name, item_id, reviewed_at, rating, phase_before, "
+            "cram) VALUES (1, 'demo', 'a', 0, 1, ?, ?)",
+            (phase, cram),
+        )
+    db.commit()
+    db.close()
+    store = open_store(tmp_path)
+    card = store.card("demo", "a")
+    assert (card.fails, card.lapses, card.suspended) == (3, 1, False)
+    store.close()
