@@ -130,8 +130,8 @@ def asks_again(item: Item, verdict: Verdict | None) -> bool:
     """Whether a typed answer could not be read at all: it is not graded (no review is
     logged) and the learner types it again. Choices and ratings are not typed answers; a line
     that names no option or rating still counts as a miss."""
-    if item.self_rated or isinstance(item, ChoiceItem | ExerciseItem):
-        return False  # exercises say themselves what to do with a path that is no file
+    if item.self_rated or isinstance(item, ChoiceItem):
+        return False
     return verdict is not None and not verdict.valid
 
 

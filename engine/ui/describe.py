@@ -75,10 +75,11 @@ def verdict_line(verdict: Verdict) -> str:
     (`correct to the stated precision` reads `to the stated precision`)."""
     if not verdict.valid:
         # The feedback says what could not be read; say it once.
-        reason = verdict.feedback.strip() or "could not read this"
-        return "? " + (
-            reason if reason.startswith("could not") else f"could not read this: {reason}"
-        )
+        reason = verdict.feedback.strip()
+        if reason.startswith("could not") and not reason.startswith("could not read this"):
+            return f"? {reason}"  # could not check this in time, ...
+        reason = reason.removeprefix("could not read this").lstrip(":· ").strip()
+        return "? could not read this" + (f" · {reason}" if reason else "")
     mark = "✓ correct" if verdict.correct else "✗ wrong"
     parts = [mark]
     if verdict.interpreted_as and verdict.valid:

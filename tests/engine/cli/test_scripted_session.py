@@ -241,7 +241,8 @@ def test_stats_and_list_show_reviews_by_kind_and_the_drills(run, store_home) -> 
 
 def test_unsuspend_brings_a_leech_back(run, store_home) -> None:
     # number-std missed four times in one session (each miss comes back while learning).
-    result = run("demo", "--tag", "variance", "--new", "1", input="x\n" * 6)
+    # (`9` is a wrong answer; an unreadable line would be asked again, not missed.)
+    result = run("demo", "--tag", "variance", "--new", "1", input="9\n" * 6)
     assert "suspended: number-std has been missed 4 times" in result.stdout
     assert "bring it back with `attnquiz unsuspend demo number-std`" in result.stdout
     assert "suspended" in run("list", "demo").stdout
