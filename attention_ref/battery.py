@@ -1,17 +1,20 @@
 """The cases a submission is called on: small hand-checkable ones and the ones that catch mistakes.
 
-Every case is generated from a seed, so a report can be reproduced; the expected outputs come
-from `attention_ref.reference`.
+Sizes and values are drawn afresh from a seed that changes with every run (the report carries
+it, so a run can be reproduced): code that recognises a fixed battery cannot pass. The expected
+outputs come from `attention_ref.reference`. Cases are written 2-D; `in_form` lifts one to the
+batched form the submission is written for, (B, T, d) or (B, H, T, d).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import secrets
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from attention_ref.reference import Array, attention, causal_mask, stable_softmax
+from attention_ref.reference import Array, attention, stable_softmax
 
 
 @dataclass(frozen=True)
@@ -21,11 +24,14 @@ class Case:
     args: tuple[Array, ...]
     expected: Array
     expected_weights: Array | None = None
-    # A causal mask in both conventions; the code's own convention is found by trying both.
-    masks: tuple[Array, ...] = ()
     rtol: float = 1e-4
     atol: float = 1e-6
-    kwargs: dict[str, Any] = field(default_factory=dict)
+    causal: bool = False  # the expected output masks the future (query i sees keys j <= i)
+    rank: int = 2
+
+
+def fresh_seed() -> int:
+    return secrets.randbelow(2**31)
 
 
 def _qkv(
@@ -44,12 +50,17 @@ def _qkv(
 
 
 def _case(name: str, about: str, q: Array, k: Array, v: Array, **kw: Any) -> Case:
-    out, weights = attention(q, k, v, return_weights=True)
+    out, weights = attention(q, k, v, causal=kw.get("causal", False), return_weights=True)
     return Case(name, about, (q, k, v), out, weights, **kw)
 
 
-def attention_cases(seed: int = 15, *, with_mask: bool = False) -> list[Case]:
+def attention_cases(seed: int, *, causal_only: bool = False, with_mask: bool = False) -> list[Case]:
+    """The attention battery; `causal_only` for code that masks the future by itself."""
     rng = np.random.default_rng(seed)
+    size = lambda low, high: int(rng.integers(low, high + 1))  # noqa: E731
+    t_k, d_k = size(6, 9), size(3, 5)
+    d_sq = size(5, 8)
+    t_sq = size(5, 8)
     cases = [
         _case(
             "identity-3x3",
@@ -60,42 +71,78 @@ def attention_cases(seed: int = 15, *, with_mask: bool = False) -> list[Case]:
         ),
         _case(
             "one-query",
-            "one query against three keys (T_q = 1, T_k = 3, d = 2)",
-            np.array([[1.0, 0.0]]),
-            np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
-            np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+            "a single query row (T_q = 1): the output keeps its shape (1, d_v)",
+            *_qkv(rng, 1, size(3, 6), size(2, 5), size(2, 4)),
         ),
-        _case("fewer-queries", "T_q = 4 < T_k = 7, d_k = 5, d_v = 3", *_qkv(rng, 4, 7, 5, 3)),
-        _case("more-queries", "T_q = 9 > T_k = 4, d_k = 6, d_v = 2", *_qkv(rng, 9, 4, 6, 2)),
+        _case(
+            "fewer-queries",
+            f"T_q < T_k = {t_k}, d_k = {d_k}",
+            *_qkv(rng, size(2, t_k - 2), t_k, d_k, size(2, 4)),
+        ),
+        _case("more-queries", "T_q > T_k, d_k ≠ d_v", *_qkv(rng, size(8, 11), 4, 6, 3)),
         _case(
             "square-keys",
-            "T_k = d_k = 8 (where Q @ K without .T still runs), T_q = 6, d_v = 5",
-            *_qkv(rng, 6, 8, 8, 5, scale=1.5),
+            f"T_k = d_k = {d_sq} (where Q @ K without .T still runs)",
+            *_qkv(rng, size(3, 7), d_sq, d_sq, size(2, 5), scale=1.5),
         ),
+        _square_scores(rng, t_sq),
         _large_scores(rng),
+        _far_apart_rows(rng),
         _case(
             "float32",
-            "float32 inputs, T_q = 12, T_k = 10, d_k = 16, d_v = 8",
-            *_qkv(rng, 12, 10, 16, 8, dtype=np.float32),
+            "float32 inputs",
+            *_qkv(rng, size(9, 13), size(7, 11), 16, 8, dtype=np.float32),
             rtol=2e-4,
             atol=1e-5,
         ),
     ]
-    if with_mask:
-        q, k, v = _qkv(rng, 6, 6, 4, 3)
-        out, weights = attention(q, k, v, causal=True, return_weights=True)
-        masks = (causal_mask(6, 6), causal_mask(6, 6, boolean=True))
+    if with_mask or causal_only:
+        t = size(5, 8)
         cases.append(
-            Case(
+            _case(
                 "causal-mask",
-                "a causal mask, T = 6: query i sees keys 0..i",
-                (q, k, v),
-                out,
-                weights,
-                masks=masks,
+                f"a causal mask, T = {t}: query i sees keys 0..i",
+                *_qkv(rng, t, t, size(3, 5), size(2, 4), scale=1.5),
+                causal=True,
             )
         )
+    if causal_only:
+        cases = [_as_causal(c) for c in cases if c.args[0].shape[0] == c.args[1].shape[0]]
+        t = size(6, 9)
+        cases += [
+            _case(
+                "causal-large",
+                f"T = {t}, scores in the hundreds",
+                *_qkv(rng, t, t, 16, 3, 6.0),
+                causal=True,
+                rtol=1e-3,
+                atol=1e-5,
+            ),
+            _case(
+                "causal-float32",
+                f"T = {t}, float32",
+                *_qkv(rng, t, t, 8, 4, dtype=np.float32),
+                causal=True,
+                rtol=2e-4,
+                atol=1e-5,
+            ),
+        ]
     return cases
+
+
+def _as_causal(case: Case) -> Case:
+    if case.causal:
+        return case
+    q, k, v = case.args
+    about = case.about + ", causal"
+    return _case(case.name, about, q, k, v, causal=True, rtol=case.rtol, atol=case.atol)
+
+
+def _square_scores(rng: np.random.Generator, t: int) -> Case:
+    """T_q = T_k with rows far from each other: `x - x.max(axis=-1)` without keepdims still runs."""
+    q, k, v = _qkv(rng, t, t, 4, 3)
+    q *= np.linspace(0.5, 4.0, t)[:, None]
+    return _case("square-scores", f"T_q = T_k = {t}, rows of different sizes", q, k, v)
 
 
 def _large_scores(rng: np.random.Generator) -> Case:
@@ -103,36 +150,85 @@ def _large_scores(rng: np.random.Generator) -> Case:
     q, k, v = _qkv(rng, 5, 6, 16, 4)
     k[2] = q[0] * 60.0  # one key aligned with query 0 gives it a huge score
     q *= 12.0
-    out, weights = attention(q, k, v, return_weights=True)
-    return Case(
+    return _case(
         "large-scores",
         "scores up to about 1000 (exp overflows without subtracting the max)",
-        (q, k, v),
-        out,
-        weights,
+        q,
+        k,
+        v,
         rtol=1e-3,
         atol=1e-5,
     )
 
 
-def softmax_cases(seed: int = 15) -> list[Case]:
+def _far_apart_rows(rng: np.random.Generator) -> Case:
+    """One row of scores near +400, another near -400: one global max underflows the second."""
+    d = 8
+    u = rng.normal(size=d)
+    u /= np.linalg.norm(u)
+    k = np.outer(rng.uniform(1.0, 2.0, size=6), u) + 0.01 * rng.normal(size=(6, d))
+    q = np.stack([400 * np.sqrt(d) * u, -400 * np.sqrt(d) * u, rng.normal(size=d)])
+    v = rng.normal(size=(6, 3))
+    return _case(
+        "far-apart-rows",
+        "one query's scores near +600, another's near -600 (one global max underflows the rest)",
+        q,
+        k,
+        v,
+        rtol=1e-3,
+        atol=1e-5,
+    )
+
+
+def in_form(case: Case, rank: int) -> Case:
+    """The case as a batch: (2, T, d) or (2, 2, T, d), each entry a different problem."""
+    if rank == case.rank:
+        return case
+
+    def flipped(a: Array) -> Array:
+        return a[::-1].copy()
+
+    q, k, v = case.args
+    variants = [(q, k, v), (flipped(q), flipped(k), flipped(v))]
+    if rank == 3:
+        stacked = [np.stack([var[i] for var in variants]) for i in range(3)]
+    else:
+        order = [[0, 1], [1, 0]]
+        stacked = [
+            np.stack([np.stack([variants[j][i] for j in row]) for row in order]) for i in range(3)
+        ]
+    out, weights = attention(*stacked, causal=case.causal, return_weights=True)
+    return replace(case, args=tuple(stacked), expected=out, expected_weights=weights, rank=rank)
+
+
+def softmax_cases(seed: int, *, vectors_only: bool = False) -> list[Case]:
     rng = np.random.default_rng(seed)
-    rows = rng.normal(size=(4, 5)) * 2
+    n = int(rng.integers(5, 9))
+    rows = rng.normal(size=(int(rng.integers(3, 6)), n)) * 2
 
     def case(name: str, about: str, scores: Array, **kw: Any) -> Case:
         return Case(name, about, (scores,), stable_softmax(scores, axis=-1), **kw)
 
-    return [
-        case(
-            "seed-scores", "softmax([2, 1, 0.1]) ≈ [0.659, 0.242, 0.099]", np.array([2.0, 1.0, 0.1])
-        ),
+    square = rng.normal(size=(n, n)) * np.linspace(0.5, 6.0, n)[:, None]
+    far = np.stack([rng.normal(size=n) + 700, rng.normal(size=n) - 700, rng.normal(size=n)])
+    vectors = [
+        case("seed-scores", "softmax([2, 1, 0.1]) ≈ [0.659, 0.242, 0.099]", np.array([2, 1, 0.1])),
         case("one-hot-ish", "softmax([0, 0, 10])", np.array([0.0, 0.0, 10.0])),
-        case("rows", "a 4×5 score matrix: each row sums to 1", rows),
+        case("vector", f"{n} random scores", rng.normal(size=n) * 3),
         case(
             "large",
             "scores 1000, 999, 0 (exp overflows without the max)",
-            np.array([1000.0, 999.0, 0.0]),
+            np.array([1000.0, 999.0, 0.0]) + rng.uniform(0, 5),
         ),
+    ]
+    if vectors_only:
+        return vectors
+    return [
+        *vectors,
+        case("rows", "a score matrix: each row sums to 1", rows),
+        case("one-row", "a single row (1, n): the shape is kept", rows[:1]),
+        case("square-rows", "an n×n matrix with rows of different sizes", square),
         case("large-rows", "rows of scores near 800", rows * 10 + 800, rtol=1e-3),
+        case("far-apart-rows", "rows near +700 and -700 (a single global max fails)", far),
         case("float32", "float32 scores", rows.astype(np.float32), rtol=2e-4, atol=1e-6),
     ]

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from attention_ref.battery import Case
-from attention_ref.pitfalls import ATTENTION_PITFALLS, SOFTMAX_PITFALLS
+from attention_ref.pitfalls import (
+    ATTENTION_PITFALLS,
+    ATTENTION_VARIANTS,
+    CAUSAL_PITFALLS,
+    NOTED_PITFALLS,
+    SOFTMAX_NOTED,
+    SOFTMAX_PITFALLS,
+    SOFTMAX_VARIANTS,
+)
 from attention_ref.reference import Array
 
 # What each diagnosis means and how to fix it, in the learner's words.
 EXPLANATIONS: dict[str, str] = {
     "missing_transpose": "the scores use Q @ K instead of Q @ K.T: each query must be dotted with "
-    "each key's row, so transpose K (this only runs at all when T_k == d_k)",
+    "each key's row, so transpose K (this only runs at all when T_k == d_k; NumPy's "
+    "K.transpose(-2, -1) is not PyTorch's: it permutes two axes, a no-op on a 2-D array; use "
+    "np.swapaxes(K, -1, -2) or K.T)",
     "scale_by_d": "the scores are divided by d_k instead of √d_k: that shrinks them too much "
     "and flattens the weights; divide by np.sqrt(d_k)",
     "no_scale": "the 1/√d_k factor is missing: the scores then have variance d_k and the "
@@ -23,9 +34,16 @@ EXPLANATIONS: dict[str, str] = {
     "no_softmax": "there is no softmax: (Q Kᵀ/√d_k) V is a linear map, not attention; turn each "
     "row of scores into weights with a softmax",
     "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf, inf/inf is "
-    "nan): subtract each row's max before exponentiating; the result is the same",
+    "nan, and math.exp raises OverflowError): subtract each row's max before exponentiating; "
+    "the result is the same",
     "wrong_shape": "the output has the wrong shape: attention returns (T_q, d_v), one row per "
-    "query with the values' width",
+    "query with the values' width (a single query row too: keep its axis, do not squeeze)",
+    "softmax_whole_array": "the softmax divides by the sum over the whole array: each row of "
+    "scores is its own distribution, so sum with axis=-1, keepdims=True",
+    "global_max": "the softmax subtracts one max for the whole array: a row whose scores are far "
+    "below it underflows to 0 / 0; subtract each row's own max (axis=-1, keepdims=True)",
+    "causal_off_by_one": "the causal mask is off by one: query i must see keys 0..i, itself "
+    "included, and nothing after it (np.triu(..., k=1) marks the future)",
 }
 
 
@@ -40,19 +58,54 @@ def close(given: Array, expected: Array, case: Case, *, equal_nan: bool = False)
 
 def matching_pitfalls(
     case: Case, given: Array, target: str, mask: Array | None = None
-) -> list[str]:
-    """Every classic mistake whose output on this case equals the submission's."""
-    pitfalls: Mapping[str, Callable[..., Array]] = (
-        ATTENTION_PITFALLS if target == "attention" else SOFTMAX_PITFALLS
-    )
-    found = []
-    for name, pitfall in pitfalls.items():
+) -> tuple[list[str], list[str]]:
+    """Every classic mistake whose output on this case equals the submission's: SPEC names,
+    and notes for mistakes without one. `mask` is the case's mask in the additive convention."""
+    if target == "attention":
+        named = _variants(ATTENTION_PITFALLS, ATTENTION_VARIANTS)
+        if case.causal:
+            named.update(CAUSAL_PITFALLS)
+        noted = NOTED_PITFALLS
+        args: tuple[Any, ...] = (*case.args, mask) if mask is not None else case.args
+    else:
+        named = _variants(SOFTMAX_PITFALLS, SOFTMAX_VARIANTS)
+        noted = SOFTMAX_NOTED
+        args = case.args
+    names = [
+        name
+        for name, ways in named.items()
+        if _matches(ways, args, case, given, all_nan_counts=name == "unstable_softmax")
+    ]
+    notes = [
+        note for note, way in noted.items() if not names and _matches((way,), args, case, given)
+    ]
+    return names, notes
+
+
+def _variants(
+    main: Mapping[str, Callable[..., Array]], more: Mapping[str, tuple[Callable[..., Array], ...]]
+) -> dict[str, tuple[Callable[..., Array], ...]]:
+    return {name: (way, *more.get(name, ())) for name, way in main.items()}
+
+
+def _matches(
+    ways: tuple[Callable[..., Array], ...],
+    args: tuple[Any, ...],
+    case: Case,
+    given: Array,
+    *,
+    all_nan_counts: bool = False,
+) -> bool:
+    """Whether one way of making the mistake gives the submission's output. An output that is
+    all nan only names the overflow: every mistake that overflows would match it."""
+    for way in ways:
         try:
             with np.errstate(all="ignore"):
-                args = (*case.args, mask) if mask is not None else case.args
-                wrong = np.asarray(pitfall(*args))
+                wrong = np.asarray(way(*args))
         except (ValueError, TypeError):
             continue  # e.g. Q @ K when the shapes do not allow it
+        if not all_nan_counts and wrong.size and not np.isfinite(wrong).any():
+            continue
         if close(given, wrong, case, equal_nan=True) and not close(wrong, case.expected, case):
-            found.append(name)
-    return found
+            return True
+    return False

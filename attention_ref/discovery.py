@@ -1,13 +1,22 @@
-"""Find the function to check in a submitted file, by reading it, never by running it."""
+"""Find the function to check in a submitted file, by reading it, never by running it.
+
+For attention that is the public function, or the `forward`/`__call__` of a class whose
+constructor needs no arguments, that can be called with (Q, K, V[, mask]); a softmax it calls is
+a helper, not the target. Known names break ties. The parameters after Q, K, V get a role
+(`mask`, `causal`, `d_k`, `axis`, ...) so the grader can fill them; a required parameter with no
+role (X and weight matrices) makes the function uncallable, and the message says how attnquiz
+calls the function and how to choose another with `--func`.
+"""
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from attention_ref.bounded_read import read_at_most
+from attention_ref.source_hints import Hints, read_hints
 
 Target = Literal["attention", "softmax"]
 
@@ -20,6 +29,19 @@ ATTENTION_NAMES = (
 )
 SOFTMAX_NAMES = ("softmax_stable", "stable_softmax", "softmax")
 MAX_SOURCE_BYTES = 1_000_000
+HOW_ATTENTION_IS_CALLED = (
+    "attnquiz calls attention as f(Q, K, V) with NumPy arrays Q (T_q, d_k), K (T_k, d_k), "
+    "V (T_k, d_v) (or batched (B, T, d)), plus mask= when the function has a mask parameter; "
+    "a softmax as f(scores)"
+)
+
+# Parameter roles beyond Q, K, V, by lower-cased name.
+_MASK_WORDS = ("mask",)
+_CAUSAL_NAMES = {"causal", "is_causal", "use_causal_mask", "causal_mask_flag"}
+_DK_NAMES = {"d_k", "dk", "d", "d_head", "head_dim", "d_model", "depth", "dim_k", "key_dim"}
+_AXIS_NAMES = {"axis", "dim"}
+_ZERO_NAMES = {"dropout", "dropout_p", "dropout_rate", "p_drop", "drop_prob"}
+_FALSE_NAMES = {"training", "train", "return_weights", "return_attention", "verbose"}
 
 
 class SubmissionError(Exception):
@@ -32,18 +54,87 @@ class SubmissionError(Exception):
 
 @dataclass(frozen=True)
 class Found:
-    name: str
+    """The function to check, how to call it and why it was chosen."""
+
+    name: str  # "attention" or "ClassName.forward"
     target: Target
     parameters: tuple[str, ...]
     line: int
+    why: str = ""
+    # Parameter name -> role ("mask", "causal", "d_k", "axis", "zero", "false").
+    roles: dict[str, str] = field(default_factory=dict)
+    required: frozenset[str] = frozenset()
+    hints: Hints = field(default_factory=Hints)
 
     @property
     def takes_mask(self) -> bool:
-        return "mask" in self.parameters
+        return "mask" in self.roles.values()
+
+    @property
+    def mask_required(self) -> bool:
+        return any(r == "mask" and p in self.required for p, r in self.roles.items())
+
+    def parameter(self, role: str) -> str | None:
+        return next((p for p, r in self.roles.items() if r == role), None)
+
+    @property
+    def causal_by_name(self) -> bool:
+        """`causal_attention(Q, K, V)`: a function that masks the future by itself."""
+        lowered = self.name.lower()
+        flagged = self.takes_mask or self.parameter("causal") is not None
+        return not flagged and ("causal" in lowered or "masked" in lowered)
+
+
+@dataclass
+class _Callable:
+    name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+    params: list[str]
+    required: set[str]
+    order: int
+    references: set[str]
+    owner: str | None = None  # the class, for a method
+
+    @property
+    def short(self) -> str:
+        return self.name.rpartition(".")[2]
 
 
 def find_function(path: Path, name: str | None = None) -> Found:
-    """`name` if given, else the first known name, else the file's one public function."""
+    """`name` if given (a function, a class or Class.method), else the attention function, else
+    a softmax; raises SubmissionError when there is none that attnquiz can call."""
+    tree = _parse(path)
+    hints = read_hints(tree)
+    functions, classes = _definitions(tree)
+    if name is not None:
+        return _named(path, name, functions, classes, hints)
+    callables = [c for c in [*functions.values(), *_methods(classes)] if _public(c)]
+    attention = [c for c in callables if _attention_roles(c) is not None]
+    if attention:
+        chosen, why = _choose(attention, callables, ATTENTION_NAMES)
+        return _found(chosen, "attention", why, hints)
+    unusable = [c for c in callables if _looks_like_attention(c)]
+    if unusable:
+        raise SubmissionError("not_found", _uncallable_message(unusable[0]))
+    softmax = [c for c in callables if _softmax_roles(c) is not None]
+    if softmax:
+        chosen, why = _choose(softmax, callables, SOFTMAX_NAMES)
+        return _found(chosen, "softmax", why, hints)
+    blocked = [c for c in classes.values() if not _constructible(c, classes)]
+    if blocked:
+        cls = blocked[0]
+        raise SubmissionError(
+            "not_found",
+            f"class {cls.name} needs constructor arguments, so attnquiz cannot make one; "
+            f"{HOW_ATTENTION_IS_CALLED}. Add a function attention(Q, K, V), or give the "
+            "constructor defaults, or name a function with --func NAME",
+        )
+    if callables:
+        raise SubmissionError("not_found", _uncallable_message(callables[0]))
+    raise SubmissionError("not_found", f"{path.name} defines no function to check")
+
+
+def _parse(path: Path) -> ast.Module:
     try:
         raw = read_at_most(path, MAX_SOURCE_BYTES)
     except OSError as exc:
@@ -51,46 +142,243 @@ def find_function(path: Path, name: str | None = None) -> Found:
     if raw is None:
         raise SubmissionError("error", f"{path} is larger than 1 MB; submit the function alone")
     try:
-        tree = ast.parse(raw, filename=str(path))
+        return ast.parse(raw, filename=str(path))
     except SyntaxError as exc:
         raise SubmissionError("error", f"SyntaxError: {exc.msg} (line {exc.lineno})") from exc
     except (ValueError, RecursionError, MemoryError) as exc:
         raise SubmissionError("error", f"not a readable Python file: {exc}") from exc
-    functions = {
-        node.name: node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+
+
+def _definitions(tree: ast.Module) -> tuple[dict[str, _Callable], dict[str, ast.ClassDef]]:
+    functions: dict[str, _Callable] = {}
+    classes: dict[str, ast.ClassDef] = {}
+    for order, node in enumerate(tree.body):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions[node.name] = _callable(node, node.name, order, skip_self=False)
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Lambda)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            # attention = lambda Q, K, V: ...
+            name = node.targets[0].id
+            functions[name] = _callable(node.value, name, order, skip_self=False)
+        elif isinstance(node, ast.ClassDef):
+            classes[node.name] = node
+    return functions, classes
+
+
+def _callable(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+    name: str,
+    order: int,
+    *,
+    skip_self: bool,
+    owner: str | None = None,
+) -> _Callable:
+    args = node.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    n_defaults = len(args.defaults)
+    required = set(positional[: len(positional) - n_defaults])
+    required |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None}
+    params = positional + [a.arg for a in args.kwonlyargs]
+    decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+    is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators)
+    if skip_self and params and not is_static:
+        required.discard(params[0])
+        params = params[1:]
+    references = {
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name | ast.Attribute)
     }
-    if name is not None:
-        node = functions.get(name)
-        if node is None:
-            known = ", ".join(sorted(functions)) or "none"
-            raise SubmissionError(
-                "not_found", f"no function {name!r} in {path} (functions: {known})"
-            )
-        return _found(node)
-    for known in (*ATTENTION_NAMES, *SOFTMAX_NAMES):
-        if known in functions:
-            return _found(functions[known])
-    public = [f for n, f in functions.items() if not n.startswith("_")]
-    if len(public) == 1:
-        return _found(public[0])
-    if not public:
-        raise SubmissionError("not_found", f"{path} defines no function to check")
-    names = ", ".join(sorted(f.name for f in public))
-    raise SubmissionError(
-        "not_found", f"{path} defines several functions ({names}); say which with --func NAME"
+    return _Callable(name, node, params, required, order, references, owner)
+
+
+def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
+    found = []
+    for cls in classes.values():
+        if cls.name.startswith("_") or not _constructible(cls, classes):
+            continue
+        methods = {
+            n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        for method in ("forward", "__call__"):
+            if method in methods:
+                order = cls.lineno * 1000 + methods[method].lineno
+                found.append(
+                    _callable(
+                        methods[method],
+                        f"{cls.name}.{method}",
+                        order,
+                        skip_self=True,
+                        owner=cls.name,
+                    )
+                )
+    return found
+
+
+def _constructible(cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: int = 0) -> bool:
+    """Whether `cls()` needs no arguments, as far as reading the file tells."""
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            init = _callable(node, "__init__", 0, skip_self=True)
+            return not init.required
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id in classes and depth < 10:
+            return _constructible(classes[base.id], classes, depth + 1)
+    return True
+
+
+def _public(c: _Callable) -> bool:
+    return not c.short.startswith("_") or c.short == "__call__"
+
+
+def _role(param: str) -> str | None:
+    lowered = param.lower()
+    if any(word in lowered for word in _MASK_WORDS):
+        return "mask"
+    if lowered in _CAUSAL_NAMES:
+        return "causal"
+    if lowered in _DK_NAMES:
+        return "d_k"
+    if lowered in _AXIS_NAMES:
+        return "axis"
+    if lowered in _ZERO_NAMES:
+        return "zero"
+    if lowered in _FALSE_NAMES:
+        return "false"
+    return None
+
+
+def _qkv_named(params: list[str]) -> bool:
+    return len(params) >= 3 and all(
+        p.lower().lstrip("_").startswith(letter) for p, letter in zip(params, "qkv", strict=False)
     )
 
 
-def _found(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Found:
-    args = node.args
-    params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-    required = len(args.posonlyargs) + len(args.args) - len(args.defaults)
-    if node.name in SOFTMAX_NAMES:
-        target: Target = "softmax"
-    elif node.name in ATTENTION_NAMES:
-        target = "attention"
-    else:
-        target = "softmax" if required <= 1 else "attention"
-    return Found(node.name, target, params, node.lineno)
+def _attention_roles(c: _Callable) -> dict[str, str] | None:
+    """Roles of the parameters after Q, K, V, or None when (Q, K, V) cannot call it."""
+    params = c.params
+    if len(params) < 3 or not (_qkv_named(params) or len(c.required) == 3):
+        return None
+    if any(_role(p) in {"mask", "axis"} for p in params[:3]):
+        return None
+    roles: dict[str, str] = {}
+    for param in params[3:]:
+        role = _role(param)
+        if role is None:
+            if param in c.required:
+                return None
+            continue
+        if role == "axis":
+            if param in c.required:
+                return None
+            continue
+        roles[param] = role
+    return roles
+
+
+def _softmax_roles(c: _Callable) -> dict[str, str] | None:
+    params = c.params
+    if not params or _role(params[0]) is not None:
+        return None
+    if c.owner is not None and "softmax" not in c.owner.lower():
+        return None  # a layer's forward(x) is not a softmax
+    roles: dict[str, str] = {}
+    for param in params[1:]:
+        role = _role(param)
+        if role == "axis":
+            roles[param] = role
+        elif param in c.required:
+            return None
+    return roles
+
+
+def _looks_like_attention(c: _Callable) -> bool:
+    words = ("attention", "attn", "sdpa", "head", "transformer")
+    named = c.short.lower() + " " + (c.owner or "").lower()
+    return any(w in named for w in words) or (c.owner is not None and len(c.required) >= 2)
+
+
+def _choose(
+    candidates: list[_Callable], everything: list[_Callable], known: tuple[str, ...]
+) -> tuple[_Callable, str]:
+    if len(candidates) == 1:
+        return candidates[0], "the only function that can be called this way"
+    for name in known:
+        named = [c for c in candidates if c.short == name]
+        if named:
+            return named[0], f"a known name, among {len(candidates)} candidates"
+    named_qkv = [c for c in candidates if _qkv_named(c.params)] or candidates
+    names = {c.short for c in named_qkv}
+    top = [
+        c
+        for c in named_qkv
+        if not any(c.short in other.references for other in everything if other.short != c.short)
+    ]
+    pool = top or named_qkv
+    if len(pool) == 1:
+        others = ", ".join(sorted(names - {pool[0].short}))
+        return pool[0], f"it calls the other candidates ({others})" if others else "only one"
+    about = [c for c in pool if "attention" in c.short.lower()] or pool
+    chosen = max(about, key=lambda c: c.order)
+    return chosen, f"the last defined of {len(candidates)} candidates (choose with --func)"
+
+
+def _found(chosen: _Callable, target: Target, why: str, hints: Hints) -> Found:
+    roles = (_attention_roles(chosen) if target == "attention" else _softmax_roles(chosen)) or {}
+    kind = f"method of class {chosen.owner} (no constructor arguments)" if chosen.owner else ""
+    reason = f"{why}; {kind}" if kind else why
+    return Found(
+        chosen.name,
+        target,
+        tuple(chosen.params),
+        chosen.node.lineno,
+        reason,
+        roles,
+        frozenset(chosen.required),
+        hints,
+    )
+
+
+def _named(
+    path: Path,
+    name: str,
+    functions: dict[str, _Callable],
+    classes: dict[str, ast.ClassDef],
+    hints: Hints,
+) -> Found:
+    chosen: _Callable | None = functions.get(name)
+    if chosen is None:
+        class_name, _, method = name.partition(".")
+        cls = classes.get(class_name)
+        if cls is not None:
+            methods = {m.short: m for m in _methods({class_name: cls}) if m.owner == class_name}
+            if not _constructible(cls, classes):
+                raise SubmissionError(
+                    "not_found",
+                    f"class {class_name} needs constructor arguments; " + HOW_ATTENTION_IS_CALLED,
+                )
+            if method:
+                chosen = methods.get(method)
+            else:
+                chosen = methods.get("forward") or methods.get("__call__")
+    if chosen is None:
+        known = ", ".join(sorted([*functions, *classes])) or "none"
+        raise SubmissionError("not_found", f"no function {name!r} in {path} (defined: {known})")
+    if _attention_roles(chosen) is not None:
+        return _found(chosen, "attention", "named with --func", hints)
+    if _softmax_roles(chosen) is not None:
+        return _found(chosen, "softmax", "named with --func", hints)
+    raise SubmissionError("not_found", _uncallable_message(chosen))
+
+
+def _uncallable_message(c: _Callable) -> str:
+    signature = f"{c.name}({', '.join(c.params)})"
+    return (
+        f"{signature} cannot be called the way attnquiz checks code: {HOW_ATTENTION_IS_CALLED}. "
+        "Write a function that takes (Q, K, V) (your projections can call it), or name one "
+        "with --func NAME"
+    )

@@ -87,6 +87,66 @@ def unstable_softmax(
         return naive_softmax(_masked(scores, mask, dtype), axis=-1) @ v
 
 
+def global_max_softmax(scores: ArrayLike, axis: int = -1) -> Array:
+    """Subtracts one max for the whole array: rows far below it underflow to 0 / 0."""
+    s = np.asarray(scores)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        e = np.exp(s - np.max(s))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def whole_array_softmax(scores: ArrayLike) -> Array:
+    """Each row's max subtracted, then divided by the sum over the whole array."""
+    s = np.asarray(scores)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(s - np.max(s, axis=-1, keepdims=True))
+        return e / np.sum(e)
+
+
+def whole_array_softmax_global(scores: ArrayLike) -> Array:
+    """exp(s - max) / sum over the whole array: one distribution over every score."""
+    s = np.asarray(scores)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(s - np.max(s))
+        return e / np.sum(e)
+
+
+def keepdims_missing_softmax(scores: ArrayLike) -> Array:
+    """`x - x.max(axis=-1)` without keepdims: on a square array, column j loses row j's max."""
+    s = np.asarray(scores)
+    if s.ndim < 2 or s.shape[-1] != s.shape[-2]:
+        raise ValueError("only runs on square scores")
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(s - np.expand_dims(np.max(s, axis=-1), -2))
+        return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _with_softmax(softmax: Callable[[Array], Array]) -> Callable[..., Array]:
+    def buggy(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
+        q, k, v, dtype = _prepare(Q, K, V)
+        scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
+        with np.errstate(invalid="ignore"):
+            return softmax(_masked(scores, mask, dtype)) @ v
+
+    buggy.__doc__ = softmax.__doc__
+    return buggy
+
+
+def _causal_shifted(shift: int, blocked: float) -> Callable[..., Array]:
+    """A causal mask off by one: shift 0 also blocks the diagonal, 2 lets key i + 1 through."""
+
+    def buggy(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
+        q, k, v, dtype = _prepare(Q, K, V)
+        t_q, t_k = q.shape[-2], k.shape[-2]
+        future = np.triu(np.ones((t_q, t_k), dtype=bool), k=shift)
+        scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
+        scores = np.where(future, dtype.type(blocked), scores)
+        with np.errstate(invalid="ignore"):
+            return stable_softmax(scores, axis=-1) @ v
+
+    return buggy
+
+
 # Diagnosis name (docs/spec.md) -> what the buggy attention computes.
 ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "missing_transpose": missing_transpose,
@@ -95,7 +155,38 @@ ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "softmax_wrong_axis": softmax_wrong_axis,
     "no_softmax": no_softmax,
     "unstable_softmax": unstable_softmax,
+    "global_max": _with_softmax(global_max_softmax),
+    "softmax_whole_array": _with_softmax(whole_array_softmax),
 }
+
+# Other ways of writing the same named mistake.
+ATTENTION_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
+    "softmax_whole_array": (_with_softmax(whole_array_softmax_global),),
+}
+
+# Mistakes of code that builds its own causal mask (checked on causal cases only).
+CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {
+    "causal_off_by_one": (
+        _causal_shifted(0, -1e9),
+        _causal_shifted(0, -np.inf),
+        _causal_shifted(2, -np.inf),
+    ),
+}
+
+# Mistakes without a SPEC name: reported as a note on the case.
+NOTED_PITFALLS: dict[str, Callable[..., Array]] = {
+    "subtracts x.max(axis=-1) without keepdims=True, so on a square array each column loses "
+    "another row's max; write x.max(axis=-1, keepdims=True)": _with_softmax(
+        keepdims_missing_softmax
+    ),
+}
+
+
+def naive_softmax_other_axis(scores: ArrayLike) -> Array:
+    """Both mistakes at once: no max, and normalised over axis 0 (only told apart in 2-D)."""
+    if np.ndim(scores) < 2:
+        raise ValueError("one vector has one axis")
+    return naive_softmax(scores, axis=0)
 
 
 def softmax_other_axis(scores: ArrayLike) -> Array:
@@ -106,4 +197,14 @@ def softmax_other_axis(scores: ArrayLike) -> Array:
 SOFTMAX_PITFALLS: dict[str, Callable[..., Array]] = {
     "unstable_softmax": naive_softmax,
     "softmax_wrong_axis": softmax_other_axis,
+    "global_max": global_max_softmax,
+    "softmax_whole_array": whole_array_softmax,
+}
+SOFTMAX_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
+    "softmax_whole_array": (whole_array_softmax_global,),
+    "softmax_wrong_axis": (naive_softmax_other_axis,),
+}
+SOFTMAX_NOTED: dict[str, Callable[..., Array]] = {
+    "subtracts x.max(axis=-1) without keepdims=True, so on a square array each column loses "
+    "another row's max; write x.max(axis=-1, keepdims=True)": keepdims_missing_softmax,
 }

@@ -1,30 +1,57 @@
-"""Time a passing submission on this CPU, next to the NumPy reference and the Numba kernel.
+"""Time a passing submission on this CPU, like with like, next to the NumPy reference.
 
-The submission runs in the sandbox, so its time is measured by the parent around each call (it
-includes sending the inputs and receiving the output, a few hundred microseconds at T = 2048,
-d = 64). The references run in this process on the same inputs. Sizes climb a ladder while
-the code can afford them, so a slow solution still gets a figure at a small T.
+The learner's code and the NumPy reference (`reference.py` itself, loaded as a submission)
+run in the same kind of sandboxed process, with one thread each, on the same core, called
+through the same channel with the same inputs. Their samples are interleaved, in a fresh
+order each round, so a burst of load on this shared machine hits both. Each size starts with
+warm-up calls that are not counted (first calls, Numba compiling the learner's code). Every
+timed output is checked against the reference: code that answers the battery and returns
+garbage at the timing sizes is stopped and reported, and so is code that leaves processes
+running to slow the reference down.
+
+The Numba kernel is timed the same way, in a third sandbox that may import attnquiz's own
+package: it is compiled (or loaded from Numba's cache) here first, with a message, and its
+cache is copied into the sandbox, so no run sits silent while it compiles.
 """
 
 from __future__ import annotations
 
+import contextlib
+import random
 import statistics
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from attention_ref import reference
+from attention_ref.calling import CallPlan
+from attention_ref.discovery import Found
+from attention_ref.grading import for_code
 from attention_ref.machine import Machine, this_machine
-from attention_ref.reference import attention, attention_flops, stable_softmax
-from attention_ref.sandbox import Limits, Sandbox
+from attention_ref.reference import attention_flops
+from attention_ref.sandbox import CallResult, Limits, Sandbox
+from attention_ref.sandbox.processes import processes_in_session, processes_of_uid
 
 LADDER = (64, 128, 256, 512, 1024, 2048)
 D = 64
-SAMPLES = 7
-SIZE_BUDGET_S = 2.5  # at most this much time measuring one size
-TOTAL_BUDGET_S = 10.0
+WARMUP = 2
+MIN_SAMPLES = 15
+MAX_SAMPLES = 201
+SIZE_BUDGET_S = 3.0  # time spent sampling one size, once MIN_SAMPLES are in
+TOTAL_BUDGET_S = 30.0
+Progress = Callable[[str], None]
+
+
+class StopLadder(Exception):
+    """The ladder stops here, for the reason given; `wrong`: the code gave a wrong output."""
+
+    def __init__(self, reason: str, *, wrong: bool = False) -> None:
+        super().__init__(reason)
+        self.wrong = wrong
 
 
 def time_submission(
@@ -32,106 +59,343 @@ def time_submission(
     function: str,
     target: str,
     *,
+    plan: CallPlan | None = None,
     limits: Limits | None = None,
     budget_s: float = TOTAL_BUDGET_S,
     ladder: tuple[int, ...] = LADDER,
+    progress: Progress | None = None,
+    seed: int = 0,
+    min_samples: int = MIN_SAMPLES,
 ) -> dict[str, Any]:
+    """Median times per size, `vs_numpy` (yours / the reference's, same process kind), spread,
+    and why the ladder stopped. `plan` is how grading called the code (form, mask, d_k)."""
+    say = progress or (lambda text: None)
+    plan = plan or CallPlan(
+        Found(function, "attention" if target == "attention" else "softmax", (), 0)
+    )
+    limits = for_code(plan.found, limits or Limits())
     machine = this_machine()
-    kernel = _kernel()
-    sizes = []
+    kernel_files = compiled_kernel(target, say)
+    notes: list[str] = []
+    reference_name = "attention" if target == "attention" else "stable_softmax"
+    sizes: list[dict[str, Any]] = []
+    stopped = "every size of the ladder was timed"
+    wrong_output = False
     started = time.perf_counter()
-    with Sandbox(path, function, limits or Limits()) as box:
+    rng = np.random.default_rng(seed)
+    say("timing: starting your code and the references in their sandboxes")
+    with (
+        Sandbox(path, function, limits) as mine,
+        Sandbox(Path(reference.__file__), reference_name, limits) as ref,
+        kernel_sandbox(kernel_files, limits, notes) as kernel,
+    ):
+        baseline = len(sandbox_processes(mine))
+        pinned = pin_to_one_core(mine, ref, *([kernel] if kernel is not None else []))
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:
+                stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
                 break
-            args = _inputs(target, t)
-            first = box.call(*args)  # warm-up, and a first figure for slow code
-            if first.status != "ok" or first.seconds is None:
+            try:
+                row = _time_size(
+                    mine,
+                    ref,
+                    plan,
+                    target,
+                    t,
+                    rng,
+                    left,
+                    kernel,
+                    machine,
+                    say,
+                    min_samples,
+                    baseline,
+                )
+            except StopLadder as stop:
+                stopped, wrong_output = str(stop), stop.wrong
                 break
-            samples = [first.seconds]
-            size_started = time.perf_counter()
-            while len(samples) < SAMPLES and time.perf_counter() - size_started < min(
-                SIZE_BUDGET_S, left
-            ):
-                result = box.call(*args)
-                if result.status != "ok" or result.seconds is None:
-                    break
-                samples.append(result.seconds)
-            sizes.append(_row(target, t, samples, args, machine, kernel))
-            # Do not start a size that would take longer than the budget left.
-            if min(samples) * 4.5 > budget_s - (time.perf_counter() - started):
+            sizes.append(row)
+            spent = time.perf_counter() - started
+            # The next size costs about 4-8 times this one (T² scores, T² d products).
+            estimate = 6 * (row["median_s"] + row["numpy_s"]) * (WARMUP + min_samples)
+            if t != ladder[-1] and estimate > budget_s - spent:
+                stopped = (
+                    f"the next size would take about {estimate:.0f} s, more than the "
+                    f"{max(budget_s - spent, 0):.0f} s left of the budget"
+                )
                 break
     return {
         "d": D,
-        "dtype": "float32",
+        "dtype": "float32" if plan.float32 else "float64",
         "sizes": sizes,
+        "stopped": stopped,
+        "wrong_output": wrong_output,
         "peak_gflops": machine.sgemm_gflops,
         "bandwidth_gbs": machine.bandwidth_gbs,
         "machine": machine.describe(),
         "roofline": roofline(sizes[-1]["T"], machine) if sizes and target == "attention" else None,
-        "measured": "wall time around each call, from outside the sandbox, passing arrays included",
+        "measured": (
+            "wall time around each call seen from outside the sandbox (inputs sent, outputs "
+            "received), your code and the NumPy reference interleaved in the same kind of "
+            "sandboxed process with one thread each, on one core; medians after warm-up calls; "
+            "vs_numpy (and vs_kernel, the Numba kernel in a third such sandbox) is the median "
+            "of the ratios of neighbouring calls"
+        ),
+        "same_core": pinned,
+        "notes": notes,
     }
 
 
-def _inputs(target: str, t: int) -> tuple[np.ndarray, ...]:
-    rng = np.random.default_rng(t)
-    if target == "softmax":
-        return (rng.normal(size=(t, t)).astype(np.float32),)
-    return tuple(rng.normal(size=(t, D)).astype(np.float32) for _ in range(3))
+def sandbox_processes(box: Sandbox) -> list[int]:
+    """The sandbox's processes: every one of its private uid (daemons that left its session
+    too), or its session's when it has no private uid."""
+    if box.uid is not None:
+        return processes_of_uid(box.uid)
+    return processes_in_session(box.pid) if box.pid else []
 
 
-def _best_of(run: Callable[[], Any], samples: int = 5) -> float:
-    times = []
-    for _ in range(samples):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def pin_to_one_core(*boxes: Sandbox) -> bool:
+    """Pin both sandboxes to one core, so neither runs on a core another job keeps busy."""
+    import os
 
-
-def _kernel() -> Callable[..., Any] | None:
     try:
-        from attention_ref.kernel import flash_attention
+        core = max(os.sched_getaffinity(0))
+        for box in boxes:
+            for pid in processes_in_session(box.pid) if box.pid else []:
+                os.sched_setaffinity(pid, {core})
+    except OSError:
+        return False
+    return True
+
+
+def _inputs(target: str, plan: CallPlan, t: int, rng: np.random.Generator) -> tuple[Any, ...]:
+    dtype = np.float32 if plan.float32 else np.float64
+    if target == "softmax":
+        shape: tuple[int, ...] = (t,) if plan.rank == 1 else (t, t)
+        return (rng.normal(size=shape).astype(dtype),)
+    lead = (1,) * max(plan.rank - 2, 0)
+    return tuple(rng.normal(size=(*lead, t, D)).astype(dtype) for _ in range(3))
+
+
+def _call_mine(box: Sandbox, plan: CallPlan, args: tuple[Any, ...]) -> CallResult:
+    masks = plan.mask_attempts(args[0].shape[-2], args[1].shape[-2], False) if len(args) > 1 else []
+    return plan.call(box, args, mask=masks[0] if masks else None)
+
+
+def _time_size(
+    mine: Sandbox,
+    ref: Sandbox,
+    plan: CallPlan,
+    target: str,
+    t: int,
+    rng: np.random.Generator,
+    left: float,
+    kernel: Sandbox | None,
+    machine: Machine,
+    say: Progress,
+    min_samples: int,
+    baseline: int,
+) -> dict[str, Any]:
+    args = _inputs(target, plan, t, rng)
+    # Code that masks the future by itself (causal_attention) is timed against causal references.
+    causal = plan.found.causal_by_name
+    extra = {"causal": True} if causal else {}
+    expected = np.asarray(
+        reference.attention(*args, causal=causal)
+        if target == "attention"
+        else reference.stable_softmax(args[0])
+    )
+    boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel is not None else {})}
+
+    def call(who: str) -> CallResult:
+        return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args, **extra)
+
+    def no_processes_left() -> None:
+        if len(sandbox_processes(mine)) > baseline:
+            raise StopLadder(
+                f"stopped at T = {t}: your code left processes running, which would slow the "
+                "reference down and skew the figures"
+            )
+
+    times = sample_interleaved(
+        list(boxes),
+        call,
+        lambda result, who: _check(result, expected, t, who),
+        t,
+        left,
+        say,
+        min_samples=min_samples,
+        after_warmup=no_processes_left,
+    )
+    return _row(target, t, times["mine"], times["ref"], times.get("kernel"), machine)
+
+
+def sample_interleaved(
+    whos: list[str],
+    call: Callable[[str], CallResult],
+    check: Callable[[CallResult, str], None],
+    t: int,
+    left: float,
+    say: Progress,
+    *,
+    min_samples: int = MIN_SAMPLES,
+    max_samples: int = MAX_SAMPLES,
+    size_budget_s: float = SIZE_BUDGET_S,
+    after_warmup: Callable[[], None] | None = None,
+) -> dict[str, list[float]]:
+    """Seconds per call of each of `whos` at one size: warm-up calls first (not counted), then
+    rounds in a fresh order, until `min_samples` are in and the size's budget is spent. Every
+    result goes through `check`, which raises StopLadder to end the ladder."""
+    say(f"timing T = {t}: warming up")
+    for _ in range(WARMUP):
+        for who in whos:
+            check(call(who), who)
+    if after_warmup is not None:
+        after_warmup()
+    times: dict[str, list[float]] = {who: [] for who in whos}
+    shuffle = random.Random(t)
+    last = ""
+    size_started = time.perf_counter()
+    while len(times[whos[0]]) < max_samples:
+        elapsed = time.perf_counter() - size_started
+        if len(times[whos[0]]) >= min_samples and (elapsed > min(size_budget_s, left)):
+            break
+        if elapsed > left and times[whos[0]]:
+            break
+        # A fresh order each round, never the same process twice in a row: on one core, a
+        # process that runs right after itself finds its data still in the cache.
+        order = list(whos)
+        shuffle.shuffle(order)
+        if order[0] == last:
+            order.append(order.pop(0))
+        last = order[-1]
+        for who in order:
+            result = call(who)
+            check(result, who)
+            assert result.seconds is not None
+            times[who].append(result.seconds)
+        if len(times[whos[0]]) % 5 == 0:
+            say(f"timing T = {t}: {len(times[whos[0]])} samples each")
+    return times
+
+
+def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") -> None:
+    whose = "your code" if who == "mine" else f"the {who} reference (a bug in attnquiz)"
+    if result.status != "ok" or result.seconds is None:
+        raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
+    value = result.value[0] if isinstance(result.value, tuple) else result.value
+    given = np.asarray(value, dtype=np.float64)
+    wrong = who == "mine"
+    if given.size != expected.size:
+        raise StopLadder(
+            f"stopped at T = {t}: the timed output of {whose} has the wrong shape {given.shape}",
+            wrong=wrong,
+        )
+    with np.errstate(invalid="ignore"):
+        ok = np.allclose(given.reshape(expected.shape), expected, rtol=1e-3, atol=1e-4)
+    if not ok:
+        raise StopLadder(
+            f"stopped at T = {t}: the timed output of {whose} is wrong (not the reference's "
+            "values)",
+            wrong=wrong,
+        )
+
+
+_KERNEL_SHIM = (
+    "from attention_ref.kernel import flash_attention\n\n\n"
+    "def attention(Q, K, V, causal=False):\n"
+    "    return flash_attention(Q, K, V, causal=causal)\n"
+)
+
+
+def compiled_kernel(target: str, say: Progress) -> dict[str, bytes] | None:
+    """Compile the kernel here (or load it from Numba's cache), and return its cache files as
+    the kernel's sandbox will look for them; None when there is no kernel to time."""
+    if target != "attention":
+        return None
+    try:
+        from numba.core.caching import _CacheLocator
+
+        from attention_ref import kernel
     except ImportError:
         return None
-    return flash_attention
+    cache = getattr(kernel._flash_core, "_cache", None)
+    folder = Path(getattr(cache, "_cache_path", ""))
+    if folder.is_dir() and any(folder.glob("kernel._flash_core-*.nbi")):
+        say("timing: loading the Numba kernel from its cache")
+    else:
+        say("timing: compiling the Numba kernel, once for this machine (about 15 s)")
+    started = time.perf_counter()
+    tiny = np.zeros((4, D), dtype=np.float32)
+    kernel.flash_attention(tiny, tiny, tiny)
+    kernel.flash_attention(tiny, tiny, tiny, causal=True)
+    say(f"timing: the Numba kernel is ready ({time.perf_counter() - started:.1f} s)")
+    subpath = _CacheLocator.get_suitable_cache_subpath(kernel.__file__)
+    files = {"kernel.py": _KERNEL_SHIM.encode()}
+    if folder.is_dir():
+        for entry in folder.glob("kernel.*.nb[ic]"):
+            files[f"numba-cache/{subpath}/{entry.name}"] = entry.read_bytes()
+    return files
+
+
+@contextlib.contextmanager
+def kernel_sandbox(
+    files: dict[str, bytes] | None, limits: Limits, notes: list[str]
+) -> Iterator[Sandbox | None]:
+    """The kernel's sandbox, ready (its first call done); None, with a note, if it is not."""
+    if files is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="attnquiz-kernel-") as folder:
+        shim = Path(folder) / "kernel_shim.py"
+        shim.write_text(files["kernel.py"].decode(), encoding="utf-8")
+        cache = {k: v for k, v in files.items() if k.startswith("numba-cache/")}
+        with Sandbox(shim, "attention", limits, own_packages=True, files=cache) as box:
+            tiny = np.zeros((4, D), dtype=np.float32)
+            first = box.call(tiny, tiny, tiny)
+            if first.status == "ok":
+                yield box
+                return
+            notes.append(f"the Numba kernel was not timed: {first.status}: {first.error}")
+        yield None
 
 
 def _row(
     target: str,
     t: int,
-    samples: list[float],
-    args: tuple[np.ndarray, ...],
+    mine: list[float],
+    ref: list[float],
+    kernel: list[float] | None,
     machine: Machine,
-    kernel: Callable[..., Any] | None,
 ) -> dict[str, Any]:
-    median = statistics.median(samples)
+    median = statistics.median(mine)
+    numpy_s = statistics.median(ref)
+    kernel_s = statistics.median(kernel) if kernel else None
     flops = attention_flops(t, t, D) if target == "attention" else 5 * t * t
-    if target == "attention":
-        numpy_s = _best_of(lambda: attention(*args))
-        kernel_s = None
-        if kernel is not None:
-            kernel(*args)  # compiles once per machine (cached), then runs warm
-            kernel_s = _best_of(lambda: kernel(*args))
-    else:
-        numpy_s = _best_of(lambda: stable_softmax(args[0]))
-        kernel_s = None
     gflops = flops / median / 1e9
+    quartiles = statistics.quantiles(mine, n=4) if len(mine) >= 2 else [median, median, median]
     return {
         "T": t,
         "median_s": median,
-        "min_s": min(samples),
-        "spread_s": max(samples) - min(samples),
-        "samples": len(samples),
+        "min_s": min(mine),
+        "spread_s": max(mine) - min(mine),
+        "iqr_s": quartiles[2] - quartiles[0],
+        "samples": len(mine),
         "gflops": gflops,
         "numpy_s": numpy_s,
+        "numpy_min_s": min(ref),
         "kernel_s": kernel_s,
-        # How many times slower than the reference (1.0 = as fast; below 1 = faster).
-        "vs_numpy": median / numpy_s,
-        "vs_kernel": median / kernel_s if kernel_s else None,
+        # How many times slower than the reference (1.0 = as fast; below 1 = faster): the
+        # median over rounds of (your call / the reference's call next to it), which a burst
+        # of load on the machine disturbs far less than a ratio of two medians.
+        "vs_numpy": paired_ratio(mine, ref),
+        "vs_kernel": paired_ratio(mine, kernel) if kernel else None,
         "share_of_peak": gflops / machine.sgemm_gflops if target == "attention" else None,
     }
+
+
+def paired_ratio(mine: list[float], theirs: list[float]) -> float:
+    return statistics.median([a / b for a, b in zip(mine, theirs, strict=False)])
 
 
 def roofline(t: int, machine: Machine) -> str:

@@ -310,6 +310,7 @@ def submit(
                 func=func,
                 as_json=as_json,
                 watch=watch,
+                no_time=no_time,
                 memory_mb=memory_mb,
                 seconds=seconds,
             )

@@ -83,10 +83,9 @@ def grade_exercise(
     known = MISTAKES.get(battery, {})
     names = list(known) if mistakes is None else [m for m in mistakes if m in known]
     measure = any(case.peak_bytes is not None for case in cases)
-    wrapper = _WRAPPER.format(entry=ENTRY, name=function, measure=measure)
     with tempfile.TemporaryDirectory(prefix="attnquiz-exercise-") as folder:
         combined = Path(folder) / (path.stem + ".py")
-        combined.write_text(text.rstrip("\n") + "\n" + wrapper, encoding="utf-8")
+        combined.write_text(wrapped_source(text, function, measure=measure), encoding="utf-8")
         with Sandbox(combined, ENTRY, limits or Limits(), protect=[path.resolve().parent]) as box:
             report = box.report()
             grade.isolation = report.isolation
@@ -128,6 +127,11 @@ def _keep_best_explanations(cases: list[CaseReport]) -> None:
         case.diagnosis = [
             name for name in case.diagnosis if name in _STRUCTURAL or counts[name] == best
         ]
+
+
+def wrapped_source(text: str, function: str, *, measure: bool) -> str:
+    """The learner's file with the trusted caller appended (line numbers stay the learner's)."""
+    return text.rstrip("\n") + "\n" + _WRAPPER.format(entry=ENTRY, name=function, measure=measure)
 
 
 def _unreadable(text: str, function: str) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ import subprocess
 from typing import Any
 
 from attention_ref.sandbox import processes
+from attention_ref.sandbox.output import visible_controls
 from attention_ref.sandbox.results import Status
 
 _MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
@@ -23,7 +24,7 @@ _MAX_ERROR = 500
 
 def one_line(text: object) -> str:
     """`text` as one printable line of at most 500 characters, for an error message."""
-    line = " ".join(str(text).split())
+    line = visible_controls(" ".join(str(text).split()))  # ESC shown as \x1b, as written
     line = "".join(c if c.isprintable() else "?" for c in line)
     return line if len(line) <= _MAX_ERROR else line[: _MAX_ERROR - 3] + "..."
 

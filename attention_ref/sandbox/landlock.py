@@ -99,9 +99,14 @@ class Ruleset:
 
 
 def build_ruleset(
-    read_only: Iterable[str], read_write: Iterable[str], devices: Iterable[str]
+    read_only: Iterable[str],
+    read_write: Iterable[str],
+    devices: Iterable[str],
+    list_only: Iterable[str] = (),
 ) -> Ruleset:
-    """Create the ruleset (the paths are opened now, so call this while they are reachable)."""
+    """Create the ruleset (the paths are opened now, so call this while they are reachable).
+
+    `list_only` folders may be listed (and their subfolders), but no file in them read."""
     abi = abi_version()
     if abi < 1:
         raise LandlockUnavailable("the kernel has no Landlock (ABI 0)")
@@ -126,7 +131,12 @@ def build_ruleset(
         raise _fail("landlock_create_ruleset")
     skipped: list[str] = []
     try:
-        for paths, rights in ((read_only, READ_ONLY), (read_write, handled_fs), (devices, DEVICE)):
+        for paths, rights in (
+            (read_only, READ_ONLY),
+            (read_write, handled_fs),
+            (devices, DEVICE),
+            (list_only, READ_DIR),
+        ):
             for path in paths:
                 if not _add_path_rule(fd, path, rights & handled_fs):
                     skipped.append(path)

@@ -16,7 +16,7 @@ import errno
 import secrets
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -60,10 +60,16 @@ class Sandbox:
         limits: Limits = Limits(),  # noqa: B008  (frozen, so sharing the default is safe)
         *,
         protect: Iterable[Path] = (),
+        own_packages: bool = False,
+        files: Mapping[str, bytes] | None = None,
     ) -> None:
         self.source = Path(source)
         self.function = function
         self.limits = limits
+        # Only for attnquiz's own code (the references timed next to a submission): it may
+        # import attention_ref, and finds `files` (e.g. a Numba cache) in its folder.
+        self._own_packages = own_packages
+        self._files = dict(files or {})
         self._protect = [str(Path(p).resolve()) for p in protect]
         self._token = secrets.token_bytes(protocol.TOKEN_BYTES)
         self._stdout = CappedTail(limits.max_output_bytes)
@@ -112,8 +118,9 @@ class Sandbox:
     ) -> None:
         self._shutdown()
 
-    def call(self, *args: Any, **kwargs: Any) -> CallResult:
-        """Call the function with these arrays (keyword values may be None)."""
+    def call(self, *args: Any, as_lists: bool = False, **kwargs: Any) -> CallResult:
+        """Call the function with these arrays (keyword values may be None; a Python bool,
+        int or float keyword arrives as that scalar). `as_lists`: pass nested lists instead."""
         if self._final is not None:
             return self._final
         if self._channel is None:
@@ -131,6 +138,8 @@ class Sandbox:
             "positional": len(positional),
             "keywords": list(named),
             "none_keywords": [k for k, v in kwargs.items() if v is None],
+            "scalars": [k for k, v in kwargs.items() if isinstance(v, bool | int | float)],
+            "as_lists": as_lists,
         }
         request = protocol.encode_frame(self._token, self._seq, header, views)
         start = time.monotonic()
@@ -173,6 +182,7 @@ class Sandbox:
             raise OSError(errno.EFBIG, too_large, str(self.source))
         workdir = launch.prepare_workdir(self.source, source_text)
         self._workdir, self._uid = workdir.path, workdir.uid
+        self._place_files(workdir.path, workdir.uid)
         self._join_cgroup_before_spawn()
         self._process, sock = launch.spawn(workdir)
         if self._cgroup is not None:
@@ -190,6 +200,7 @@ class Sandbox:
         reader = protocol.FrameReader(self._token, protocol.MAX_RESULT_PAYLOAD)
         self._channel = Channel(sock, reader, streams)
         hello = launch.hello_header(workdir, self.function, self.limits, self._protect, self.source)
+        hello["own_packages"] = self._own_packages
         try:
             frame = self._exchange(
                 protocol.encode_frame(self._token, 0, hello),
@@ -218,6 +229,21 @@ class Sandbox:
             self._cgroup = memory_cgroup.create(limit)
         except memory_cgroup.CgroupUnavailable as error:
             self._cgroup_note = f"unavailable: {error}; each process has its own RLIMIT_AS"
+
+    def _place_files(self, folder: Path, uid: int | None) -> None:
+        """Write `files` (paths relative to the sandbox's folder), owned by its uid."""
+        import os
+
+        for relative, data in self._files.items():
+            target = (folder / relative).resolve()
+            if folder.resolve() not in target.parents:
+                raise ValueError(f"{relative!r} is outside the sandbox's folder")
+            made = [p for p in reversed(target.parents) if not p.exists()]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            if uid is not None:
+                for path in [*made, target]:
+                    os.chown(path, uid, uid)
 
     def _import(self) -> None:
         self._seq += 1

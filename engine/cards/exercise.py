@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
@@ -89,6 +89,23 @@ class ExerciseItem(Item):
             **options,  # type: ignore[arg-type]
         )
 
+    def time_source(
+        self, source: str, shown_as: Path, *, function: str | None = None, **options: Any
+    ) -> dict[str, Any] | None:
+        """Time a passing version against this exercise's reference solution (and the fast
+        kernel where it computes the same); None for a battery with no timing inputs."""
+        from attention_ref.exercises.timing import time_exercise
+
+        return time_exercise(
+            source,
+            shown_as,
+            self.battery_name,
+            function or self.function,
+            self.solution,
+            self.function,
+            **options,
+        )
+
     def check_bank(self) -> list[str]:
         """Lint: the battery exists, every mistake is known to it, the reference solution passes
         and every buggy variant fails with its own name in the diagnosis."""
@@ -105,15 +122,20 @@ class ExerciseItem(Item):
         ]
         if problems:
             return problems
+        from attention_ref.sandbox import Limits
+
+        # Lint judges correctness, not speed: a busy machine must not turn a slow call into a
+        # finding, so each call gets a minute.
+        patient = Limits(seconds_per_call=60.0)
         with tempfile.TemporaryDirectory(prefix="attnquiz-lint-") as folder:
             shown = Path(folder) / f"{self.function}.py"
-            grade = self.grade_source(self.solution, shown)
+            grade = self.grade_source(self.solution, shown, limits=patient)
             if not grade.passed:
                 failed = next((c for c in grade.cases if not c.passed), None)
                 detail = f"{failed.name}: {failed.message}" if failed else grade.message
                 problems.append(f"the reference solution does not pass ({detail})")
             for mistake in self.mistakes:
-                grade = self.grade_source(mistake.variant, shown)
+                grade = self.grade_source(mistake.variant, shown, limits=patient)
                 if grade.passed:
                     problems.append(f"the variant of mistake {mistake.name!r} passes")
                 elif mistake.name not in grade.diagnosis:

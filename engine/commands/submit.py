@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,22 @@ def run_submit(
     if grade.passed and not no_time:
         from attention_ref.timing import time_submission
 
-        grade.timing = time_submission(path, grade.function, grade.target, limits=limits)
+        def progress(text: str) -> None:
+            print(text, file=sys.stderr, flush=True)
+
+        grade.timing = time_submission(
+            path,
+            grade.function,
+            grade.target,
+            plan=grade.plan,
+            limits=limits,
+            progress=progress,
+            seed=grade.seed or 0,
+        )
+        if grade.timing.get("wrong_output"):
+            # Right on the battery, wrong at the timing sizes: not a pass.
+            grade.passed, grade.verdict = False, "wrong"
+            grade.message = grade.timing["stopped"]
     if as_json:
         print(json.dumps(grade.to_json(), ensure_ascii=False))
     else:
@@ -58,6 +74,7 @@ def run_submit_exercise(
     func: str | None,
     as_json: bool,
     watch: bool,
+    no_time: bool = False,
     memory_mb: int,
     seconds: float,
 ) -> int:
@@ -80,8 +97,28 @@ def run_submit_exercise(
             return Grade(False, "error", item.id, func or item.function, [], [], message=str(error))
         return item.grade_source(source, path, limits=limits, function=func)
 
-    if as_json and not watch:
+    def graded_and_timed() -> Grade:
         grade = grade_once()
+        if grade.passed and not no_time:
+            import sys
+
+            from engine.submission_file import read_submission
+
+            grade.timing = item.time_source(
+                read_submission(path),
+                path,
+                function=func,
+                limits=limits,
+                progress=lambda text: print(text, file=sys.stderr, flush=True),
+            )
+            if grade.timing and grade.timing.get("wrong_output"):
+                # Right on the battery, wrong at the timing sizes: not a pass.
+                grade.passed, grade.verdict = False, "wrong"
+                grade.message = grade.timing["stopped"]
+        return grade
+
+    if as_json and not watch:
+        grade = graded_and_timed()
         print(json.dumps(grade.to_json(), ensure_ascii=False))
         return EXIT_OK if grade.passed else EXIT_NEGATIVE
     from engine.ui.console import make_console
@@ -96,7 +133,7 @@ def run_submit_exercise(
         from engine.commands.watch import grade_until_passed
 
         return grade_until_passed(path, grade_once, show, console)
-    grade = grade_once()
+    grade = graded_and_timed()
     show(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
 

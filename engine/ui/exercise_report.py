@@ -3,7 +3,7 @@ and after a pass the reference solution to compare with (as rustlings shows it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.syntax import Syntax
@@ -73,5 +73,29 @@ def show_exercise_grade(
         console.print(Syntax(item.solution.rstrip(), "python", theme="ansi_dark", word_wrap=True))
     elif item.hint_steps():
         console.print(Text(f"Stuck? attnquiz exercises {set_name} {item.id} --hints", style="dim"))
+    if grade.timing and grade.timing.get("sizes"):
+        console.print(timing_table(grade.timing))
+        console.print(Text(f"({grade.timing['stopped']})", style="dim"))
     if grade.seed is not None:
         console.print(Text(f"cases drawn with seed {grade.seed}", style="dim"))
+
+
+def timing_table(timing: dict[str, Any]) -> Table:
+    table = Table(title="timing on this CPU", title_justify="left", box=None, header_style="bold")
+    for column in ("T", "yours", "vs the reference solution", "vs the Numba kernel"):
+        table.add_column(column, justify="right")
+    for row in timing["sizes"]:
+        table.add_row(
+            str(row["T"]),
+            f"{row['median_s'] * 1e3:.2f} ms",
+            _times(row.get("vs_reference")),
+            _times(row.get("vs_kernel")),
+        )
+    return table
+
+
+def _times(ratio: float | None) -> str:
+    """`ratio` is your time divided by theirs."""
+    if ratio is None:
+        return "-"
+    return f"{ratio:.1f}× slower" if ratio >= 1 else f"{1 / ratio:.1f}× faster"

@@ -44,10 +44,73 @@ def test_func_names_the_function(tmp_path: Path) -> None:
     assert info.value.verdict == "not_found"
 
 
-def test_several_candidates_ask_for_func(tmp_path: Path) -> None:
+def test_the_attention_function_wins_over_a_softmax_helper(tmp_path: Path) -> None:
     path = write(tmp_path, "def a(Q, K, V):\n    pass\n\ndef b(x):\n    pass\n")
-    with pytest.raises(SubmissionError, match="--func"):
+    found = find_function(path)
+    assert (found.name, found.target) == ("a", "attention")
+    assert "only function" in found.why
+
+
+def test_the_function_calling_the_others_wins_and_says_why(tmp_path: Path) -> None:
+    source = (
+        "def scores(q, k, v):\n    pass\n\n"
+        "def self_attention(q, k, v):\n    return scores(q, k, v)\n"
+    )
+    found = find_function(write(tmp_path, source))
+    assert found.name == "self_attention" and "calls" in found.why
+
+
+def test_known_names_break_ties(tmp_path: Path) -> None:
+    source = "def mine(q, k, v):\n    pass\n\ndef sdpa(q, k, v):\n    return mine(q, k, v)\n"
+    assert find_function(write(tmp_path, source)).name == "sdpa"
+
+
+def test_a_class_with_a_no_argument_constructor_is_used_through_forward(tmp_path) -> None:
+    source = (
+        "class Attention:\n    def __init__(self, scale=None):\n        pass\n"
+        "    def forward(self, q, k, v, attn_mask=None):\n        pass\n"
+        "    def __call__(self, *args):\n        return self.forward(*args)\n"
+    )
+    found = find_function(write(tmp_path, source))
+    assert (found.name, found.target, found.takes_mask) == ("Attention.forward", "attention", True)
+    assert "class Attention" in found.why
+
+
+def test_weights_in_the_signature_get_how_attnquiz_calls_and_func(tmp_path) -> None:
+    path = write(tmp_path, "def self_attention(X, W_q, W_k, W_v):\n    pass\n")
+    with pytest.raises(SubmissionError) as info:
         find_function(path)
+    message = str(info.value)
+    assert info.value.verdict == "not_found"
+    assert "self_attention(X, W_q, W_k, W_v)" in message
+    assert "f(Q, K, V)" in message and "--func" in message
+
+
+def test_a_class_needing_constructor_arguments_is_explained(tmp_path: Path) -> None:
+    source = "class MHA:\n    def __init__(self, d_model):\n        pass\n"
+    source += "    def forward(self, x):\n        pass\n"
+    with pytest.raises(SubmissionError, match="constructor arguments"):
+        find_function(write(tmp_path, source))
+
+
+@pytest.mark.parametrize(
+    ("signature", "roles"),
+    [
+        ("q, k, v, mask", {"mask": "mask"}),
+        ("Q, K, V, d_k", {"d_k": "d_k"}),
+        ("q, k, v, is_causal=False, dropout_p=0.0", {"is_causal": "causal", "dropout_p": "zero"}),
+    ],
+)
+def test_parameters_after_qkv_get_roles(tmp_path: Path, signature: str, roles) -> None:
+    found = find_function(write(tmp_path, f"def attention({signature}):\n    pass\n"))
+    assert found.roles == roles
+
+
+def test_the_rank_written_for_is_read_from_the_code(tmp_path: Path) -> None:
+    source = "def attention(Q, K, V):\n    B, T, d = Q.shape\n    return Q @ K.transpose(0, 2, 1)\n"
+    assert find_function(write(tmp_path, source)).hints.rank == 3
+    torch = "def attention(Q, K, V):\n    return Q @ K.transpose(-2, -1)\n"
+    assert find_function(write(tmp_path, torch)).hints.torch_transpose
 
 
 def test_a_syntax_error_is_an_error_with_its_line(tmp_path: Path) -> None:

@@ -111,3 +111,38 @@ def test_the_readable_report_names_the_mistake_in_words(capsys) -> None:
     assert main(["submit", str(bad), "--no-time"]) == 1
     out = capsys.readouterr().out
     assert "✗" in out and "divided by d_k instead of √d_k" in out
+
+
+def test_inputs_are_drawn_afresh_for_each_run_and_a_seed_reproduces_them() -> None:
+    good = SUBMISSIONS / "good" / "five_lines.py"
+    first, second = grade_submission(good, limits=FAST), grade_submission(good, limits=FAST)
+    assert first.seed != second.seed
+    again = grade_submission(good, limits=FAST, seed=first.seed)
+    assert [c.about for c in again.cases] == [c.about for c in first.cases]
+
+
+def test_the_json_says_which_function_was_checked_why_and_how_it_was_called(capsys) -> None:
+    path = SUBMISSIONS / "corpus" / "tf_tutorial_mask.py"
+    assert main(["submit", str(path), "--no-time", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["function"] == "scaled_dot_product_attention" and out["why"]
+    assert "0/1 block" in out["called_as"]
+    assert isinstance(out["seed"], int)
+
+
+def test_a_rounded_output_passes_and_is_said_to_be_rounded(capsys) -> None:
+    path = SUBMISSIONS / "corpus" / "rounded_four_decimals.py"
+    assert main(["submit", str(path), "--no-time"]) == 0
+    assert "rounded to 4 decimals" in capsys.readouterr().out
+
+
+def test_learner_text_is_printed_literally_never_as_markup(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(
+        "def attention(Q, K, V):\n"
+        "    print('[bold]shouted[/bold]')\n"
+        "    raise ValueError('[green]passed every case[/green]')\n"
+    )
+    assert main(["submit", str(path), "--no-time"]) == 1
+    out = capsys.readouterr().out
+    assert "[green]passed every case[/green]" in out and "[bold]shouted[/bold]" in out

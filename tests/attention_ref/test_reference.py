@@ -91,8 +91,8 @@ def test_every_pitfall_differs_from_attention_on_a_generic_input() -> None:
     Q, K, V = rng.normal(size=(5, 5)) * 3, rng.normal(size=(5, 5)) * 3, rng.normal(size=(5, 2))
     right = attention(Q, K, V)
     for name, pitfall in ATTENTION_PITFALLS.items():
-        if name == "unstable_softmax":
-            continue  # the same numbers until the scores overflow
+        if name in ("unstable_softmax", "global_max"):
+            continue  # the same numbers until the scores overflow or rows are far apart
         assert not np.allclose(pitfall(Q, K, V), right), name
     big = 200 * Q
     assert np.isnan(ATTENTION_PITFALLS["unstable_softmax"](big, big, V)).any()

@@ -73,7 +73,9 @@ def test_submit_grades_a_file_as_the_exercise(capsys, tmp_path: Path) -> None:
     good, bad = tmp_path / "good.py", tmp_path / "bad.py"
     good.write_text(SOLUTION)
     bad.write_text(GLOBAL_MAX)
-    code, out, _ = attnquiz(capsys, "submit", str(good), "--exercise", "stable-softmax", "--json")
+    code, out, _ = attnquiz(
+        capsys, "submit", str(good), "--exercise", "stable-softmax", "--json", "--no-time"
+    )
     report = json.loads(out)
     assert code == 0 and report["passed"] and report["target"] == "stable-softmax"
     code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax", "--json")
@@ -90,7 +92,7 @@ def test_the_readable_report_words_the_mistake_and_shows_the_solution_after_a_pa
     assert code == 1 and "one max for the whole array" in " ".join(out.split())
     assert "global_max" not in out  # words, not internal names
     bad.write_text(SOLUTION)
-    code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax")
+    code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax", "--no-time")
     assert code == 0 and "One way to write it" in out
 
 
@@ -149,3 +151,39 @@ def test_watch_mode_grades_again_on_a_save_and_stops_at_a_pass(
         if proc.poll() is None:
             proc.kill()
         proc.communicate()
+
+
+ONLY_SMALL = """import numpy as np
+
+
+def attention(Q, K, V):
+    if Q.shape[0] >= 100:  # right on small inputs only
+        return np.zeros((Q.shape[0], V.shape[1]))
+    s = Q @ K.T / np.sqrt(Q.shape[-1])
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (w / w.sum(axis=-1, keepdims=True)) @ V
+"""
+
+
+def test_a_pass_is_timed_against_the_reference_solution_and_the_kernel(
+    capsys, tmp_path: Path
+) -> None:
+    mine = tmp_path / "attention.py"
+    mine.write_text(ONLY_SMALL.replace("if Q.shape[0] >= 100:", "if False:"))
+    code, out, err = attnquiz(capsys, "submit", str(mine), "--exercise", "attention", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["passed"]
+    rows = report["timing"]["sizes"]
+    assert rows and all(r["vs_reference"] > 0 and r["vs_kernel"] is not None for r in rows)
+    assert "timing T =" in err  # progress is shown while it times
+
+
+def test_code_right_only_on_the_small_battery_is_caught_at_the_timing_sizes(
+    capsys, tmp_path: Path
+) -> None:
+    mine = tmp_path / "attention.py"
+    mine.write_text(ONLY_SMALL)
+    code, out, _ = attnquiz(capsys, "submit", str(mine), "--exercise", "attention", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "wrong"
+    assert "timed output of your code is wrong" in report["message"]

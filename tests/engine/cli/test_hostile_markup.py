@@ -147,9 +147,6 @@ def test_the_timed_and_rapid_drills_show_their_titles_literally(store_home: Path
     assert "evil.example\x1b" not in out.getvalue()
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 14 owns the submit report; remove this mark when it prints literally"
-)
 def test_submit_reports_an_exception_message_literally(tmp_path: Path, capsys) -> None:
     source = tmp_path / "mine.py"
     source.write_text(f"def attention(Q, K, V):\n    raise ValueError({PAYLOAD!r})\n")

@@ -7,13 +7,22 @@ stops trusting the channel.
 """
 
 import gc
+import json
 import os
 import socket
 import stat
+import struct
 
 import numpy as np
 
-from attention_ref.sandbox import protocol
+# attnquiz's own packages cannot be imported here: the forger writes the frame format itself.
+PREFIX = struct.Struct("!4s16sIIQ")
+
+
+def send_frame(channel, token, seq, header, payload):
+    head = json.dumps(header, separators=(",", ":")).encode()
+    size = sum(len(p) for p in payload)
+    channel.sendall(PREFIX.pack(b"AQSB", token, seq, len(head), size) + head + b"".join(payload))
 
 
 def _channel_fd() -> int:
@@ -46,5 +55,5 @@ def attention(Q, K, V):
     }
     with socket.socket(fileno=os.dup(fd)) as channel:
         # The first call of a sandbox has sequence number 2 (1 is the import).
-        protocol.send_frame(channel, token, 2, header, [forged.tobytes()])
+        send_frame(channel, token, 2, header, [forged.tobytes()])
     return np.zeros((Q.shape[0], V.shape[1]))

@@ -1,0 +1,123 @@
+"""How a submission is called: the form of its inputs and the values of its extra parameters.
+
+The grader learns the form by calling (`probe`): 2-D (T, d), batched (B, T, d) or (B, H, T, d),
+one vector for a softmax written for vectors, or Python lists; and the mask convention from the
+masked case. Timing calls the submission through the same `CallPlan`, so it times what was
+graded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from attention_ref.discovery import Found
+from attention_ref.reference import Array
+from attention_ref.sandbox import CallResult, Sandbox
+
+
+@dataclass(frozen=True)
+class MaskConvention:
+    label: str
+    causal: Callable[[Array], Array]  # from a keep-mask (True = may attend)
+    attend_all: Callable[[tuple[int, ...]], Array]
+
+
+CONVENTIONS = (
+    MaskConvention(
+        "additive 0 / -inf",
+        lambda keep: np.where(keep, 0.0, -np.inf),
+        lambda shape: np.zeros(shape),
+    ),
+    MaskConvention(
+        "boolean keep (True = attend)", lambda keep: keep, lambda shape: np.ones(shape, bool)
+    ),
+    MaskConvention(
+        "0/1 block (1 = masked, as in scores += mask * -1e9)",
+        lambda keep: (~keep).astype(np.float64),
+        lambda shape: np.zeros(shape),
+    ),
+    MaskConvention(
+        "boolean block (True = masked)", lambda keep: ~keep, lambda shape: np.zeros(shape, bool)
+    ),
+    MaskConvention(
+        "0/1 keep (1 = attend)",
+        lambda keep: keep.astype(np.float64),
+        lambda shape: np.ones(shape),
+    ),
+    MaskConvention(
+        "additive 0 / -1e9",
+        lambda keep: np.where(keep, 0.0, -1e9),
+        lambda shape: np.zeros(shape),
+    ),
+)
+
+FORMS = {
+    1: "one vector of scores",
+    2: "2-D inputs (T, d)",
+    3: "batched inputs (B, T, d)",
+    4: "batched inputs (B, H, T, d)",
+}
+
+
+@dataclass
+class CallPlan:
+    found: Found
+    rank: int = 2
+    as_lists: bool = False
+    convention: MaskConvention | None = None
+    float32: bool = True  # False: written for float64 only (timing then uses float64)
+
+    def describe(self) -> str:
+        words = FORMS.get(self.rank, f"rank {self.rank}")
+        if self.as_lists:
+            words += ", passed as Python lists"
+        if self.convention is not None:
+            words += f"; mask {self.convention.label}"
+        return words
+
+    def mask_attempts(self, t_q: int, t_k: int, causal: bool) -> list[tuple[str, Any]]:
+        """(convention label, mask) to try, the learned convention first; [] when no mask."""
+        if not self.found.takes_mask or not (causal or self.found.mask_required):
+            return []
+        keep = np.tril(np.ones((t_q, t_k), dtype=bool))
+        order = [c for c in CONVENTIONS if c is self.convention]
+        order += [c for c in CONVENTIONS if c is not self.convention]
+        return [(c.label, c.causal(keep) if causal else c.attend_all((t_q, t_k))) for c in order]
+
+    def keywords(self, args: tuple[Array, ...], causal: bool) -> dict[str, Any]:
+        """The values of the parameters after Q, K, V (the mask aside)."""
+        found = self.found
+        values: dict[str, Any] = {}
+        for param, role in found.roles.items():
+            required = param in found.required
+            if role == "causal":  # always said: its default may be True
+                values[param] = bool(causal)
+            elif role == "d_k":
+                values[param] = int(args[0].shape[-1])
+            elif role == "axis" and required:
+                values[param] = -1
+            elif role == "zero" and required:
+                values[param] = 0.0
+            elif role == "false" and required:
+                values[param] = False
+        return values
+
+    def call(
+        self,
+        box: Sandbox,
+        args: tuple[Array, ...],
+        *,
+        causal: bool = False,
+        mask: tuple[str, Any] | None = None,
+    ) -> CallResult:
+        keywords = self.keywords(args, causal)
+        if mask is not None:
+            keywords[self.found.parameter("mask") or "mask"] = mask[1]
+        return box.call(*args, as_lists=self.as_lists, **keywords)
+
+    def learn(self, label: str) -> None:
+        self.convention = next(c for c in CONVENTIONS if c.label == label)

@@ -1,0 +1,223 @@
+"""Time a passing exercise on this CPU against the exercise's own reference solution.
+
+Like `attention_ref.timing` for `submit`: the learner's function and the reference solution run
+in the same kind of sandboxed process (the same appended caller, one thread, one core), called
+with the same inputs, interleaved in a fresh order each round after warm-up calls that are not
+counted; every timed output is checked. Where a fast kernel computes the same thing (attention
+and causal attention) it is timed beside them in a third sandbox.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from attention_ref.exercises import solutions
+from attention_ref.exercises.grader import ENTRY, wrapped_source
+from attention_ref.sandbox import CallResult, Limits, Sandbox
+from attention_ref.timing import (
+    StopLadder,
+    compiled_kernel,
+    kernel_sandbox,
+    paired_ratio,
+    pin_to_one_core,
+    sample_interleaved,
+)
+
+LADDER = (128, 256, 512, 1024)
+MIN_SAMPLES = 9
+SIZE_BUDGET_S = 2.0
+TOTAL_BUDGET_S = 20.0
+D = 64
+Progress = Callable[[str], None]
+Inputs = Callable[[np.random.Generator, int], tuple[tuple[Any, ...], Any]]
+
+
+def _qkv(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
+    return tuple(rng.normal(size=(t, D)) for _ in range(3))
+
+
+def _softmax(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+    x = rng.normal(size=(t, t))
+    return (x,), solutions.softmax(x)
+
+
+def _attention(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+    args = _qkv(rng, t)
+    return args, solutions.attention(*args)
+
+
+def _causal(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+    args = _qkv(rng, t)
+    return args, solutions.causal_attention(*args)
+
+
+def _mha(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+    d_model = 4 * D
+    weights = [rng.normal(size=(d_model, d_model)) / np.sqrt(d_model) for _ in range(4)]
+    args = (rng.normal(size=(t, d_model)), *weights, 4)
+    return args, solutions.multi_head_attention(*args)
+
+
+def _backward(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+    args = (*_qkv(rng, t), rng.normal(size=(t, D)))
+    return args, solutions.attention_backward(*args)
+
+
+def _tiled(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+    args = _qkv(rng, t)
+    return args, solutions.tiled_attention(*args)
+
+
+INPUTS: dict[str, Inputs] = {
+    "stable-softmax": _softmax,
+    "attention": _attention,
+    "causal-attention": _causal,
+    "multi-head-attention": _mha,
+    "attention-backward": _backward,
+    "tiled-attention": _tiled,
+}
+# Exercises the Numba kernel also computes (square inputs: both causal alignments agree).
+KERNEL_CALLS: dict[str, dict[str, bool]] = {
+    "attention": {},
+    "causal-attention": {"causal": True},
+}
+
+
+def time_exercise(
+    source: str,
+    shown_as: Path,
+    battery: str,
+    function: str,
+    reference_source: str,
+    reference_function: str,
+    *,
+    limits: Limits | None = None,
+    progress: Progress | None = None,
+    budget_s: float = TOTAL_BUDGET_S,
+    ladder: tuple[int, ...] = LADDER,
+    seed: int = 0,
+) -> dict[str, Any] | None:
+    """Times per size and `vs_reference` (yours / the reference solution's); None when the
+    battery has no timing inputs (a learner's own battery)."""
+    inputs = INPUTS.get(battery)
+    if inputs is None:
+        return None
+    say = progress or (lambda _text: None)
+    limits = limits or Limits()
+    notes: list[str] = []
+    kernel_files = compiled_kernel("attention", say) if battery in KERNEL_CALLS else None
+    rng = np.random.default_rng(seed)
+    sizes: list[dict[str, Any]] = []
+    stopped = "every size of the ladder was timed"
+    wrong = False
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="attnquiz-timing-") as folder:
+        mine_path = Path(folder) / "mine" / (shown_as.stem + ".py")
+        ref_path = Path(folder) / "reference" / "reference_solution.py"
+        for path, text, name in (
+            (mine_path, source, function),
+            (ref_path, reference_source, reference_function),
+        ):
+            path.parent.mkdir()
+            path.write_text(wrapped_source(text, name, measure=False), encoding="utf-8")
+        say("timing: starting your code and the reference solution in their sandboxes")
+        with (
+            Sandbox(mine_path, ENTRY, limits) as mine,
+            Sandbox(ref_path, ENTRY, limits) as ref,
+            kernel_sandbox(kernel_files, limits, notes) as kernel,
+        ):
+            boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel else {})}
+            pinned = pin_to_one_core(*boxes.values())
+            for t in ladder:
+                left = budget_s - (time.perf_counter() - started)
+                if left <= 0:
+                    stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
+                    break
+                args, expected = inputs(rng, t)
+                try:
+                    sizes.append(_time_size(boxes, battery, args, expected, t, left, say))
+                except StopLadder as stop:
+                    stopped, wrong = str(stop), stop.wrong
+                    break
+    return {
+        "sizes": sizes,
+        "stopped": stopped,
+        "wrong_output": wrong,
+        "same_core": pinned,
+        "notes": notes,
+        "measured": (
+            "wall time around each call seen from outside the sandbox, your code and the "
+            "exercise's reference solution (and the Numba kernel where it computes the same) "
+            "interleaved in the same kind of sandboxed process, one thread each, on one core; "
+            "medians after warm-up calls; vs_reference is the median of the ratios of "
+            "neighbouring calls"
+        ),
+    }
+
+
+def _time_size(
+    boxes: dict[str, Sandbox],
+    battery: str,
+    args: tuple[Any, ...],
+    expected: Any,
+    t: int,
+    left: float,
+    say: Progress,
+) -> dict[str, Any]:
+    def call(who: str) -> CallResult:
+        if who == "kernel":
+            return boxes[who].call(*args, **KERNEL_CALLS[battery])
+        return boxes[who].call(*args)
+
+    times = sample_interleaved(
+        list(boxes),
+        call,
+        lambda result, who: _check(result, expected, t, who),
+        t,
+        left,
+        say,
+        min_samples=MIN_SAMPLES,
+        size_budget_s=SIZE_BUDGET_S,
+    )
+    mine = times["mine"]
+    return {
+        "T": t,
+        "median_s": statistics.median(mine),
+        "min_s": min(mine),
+        "spread_s": max(mine) - min(mine),
+        "samples": len(mine),
+        "reference_s": statistics.median(times["ref"]),
+        "vs_reference": paired_ratio(mine, times["ref"]),
+        "kernel_s": statistics.median(times["kernel"]) if "kernel" in times else None,
+        "vs_kernel": paired_ratio(mine, times["kernel"]) if "kernel" in times else None,
+    }
+
+
+def _check(result: CallResult, expected: Any, t: int, who: str) -> None:
+    whose = {"mine": "your code", "ref": "the reference solution", "kernel": "the kernel"}[who]
+    if result.status != "ok" or result.seconds is None:
+        raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
+    value = result.value if isinstance(result.value, tuple) else (result.value,)
+    outputs = value[1:] if who != "kernel" else value  # the caller puts its peak figure first
+    wanted = expected if isinstance(expected, tuple) else (expected,)
+    if len(outputs) < len(wanted):
+        raise StopLadder(
+            f"stopped at T = {t}: {whose} returned too few arrays", wrong=who == "mine"
+        )
+    with np.errstate(invalid="ignore"):
+        for given, truth in zip(outputs, wanted, strict=False):
+            given = np.asarray(given, dtype=np.float64)
+            if given.shape != np.shape(truth) or not np.allclose(
+                given, truth, rtol=1e-3, atol=1e-4
+            ):
+                raise StopLadder(
+                    f"stopped at T = {t}: the timed output of {whose} is wrong",
+                    wrong=who == "mine",
+                )

@@ -1,0 +1,10 @@
+import numpy as np
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / np.sum(e)
+
+
+def attention(Q, K, V):
+    return softmax(Q @ K.T / np.sqrt(Q.shape[-1])) @ V
