@@ -6,7 +6,7 @@ measured in the same run. This script measures and reports; it asserts nothing, 
 non-zero only when a check gives a wrong verdict or a command fails.
 
 (a) Warm: in this process, each typical answer is checked many times through the warm checking
-    worker (`item.grade`, what a session does) and in-process (`item.grade_in_process`, no time
+    worker (`BoundedChecker.grade`, what a session does) and in-process (`item.grade`, no time
     bound), alternating, so that load on the shared machine hits both alike. Also timed: a new
     worker from start to ready (it imports SymPy and runs one check of each kind).
 (b) Cold: `attnquiz check 15 ...` as a fresh process through the venv's console script, against
@@ -40,6 +40,10 @@ TYPICAL = [
     ("var-dot", "d"),
     ("shape-scores", "(T_q, T_k)"),
     ("std-512", "22.6"),
+    ("intensity", "2T²d_k/(8Td_k + 8T²) = Td_k/(4(d_k+T))"),
+    ("attention-equation", "softmax(Q @ K.T / np.sqrt(d_k), axis=-1) @ V"),
+    ("scores-memory-mib", "16384 KiB"),
+    ("cloze-five-lines-transpose", "np.swapaxes(K, 0, 1)"),
 ]
 WARM_BUDGET_S = 0.050
 COLD_ITEM = ("var-dot", "d")
@@ -66,7 +70,7 @@ class Series:
 def measure_warm(reps: int) -> tuple[list[Series], Series]:
     from engine.bank.catalog import open_set
     from engine.cards.typed import TypedItem
-    from engine.checking.bounded import checker_pid, close_checker, start_checker
+    from engine.checking.bounded import checker_pid, close_checker, default_checker, start_checker
 
     qset = open_set(SET, Path(os.environ["ATTNQUIZ_HOME"]))
     items: list[tuple[TypedItem, str]] = []
@@ -81,7 +85,7 @@ def measure_warm(reps: int) -> tuple[list[Series], Series]:
         close_checker()
         started = time.perf_counter()
         start_checker()
-        items[1][0].grade(items[1][1])
+        default_checker().grade(*items[1])
         starts.append(time.perf_counter() - started)
     startup = Series("new worker: start to first verdict", starts)
     print(f"  worker pid {checker_pid()}", flush=True)
@@ -89,13 +93,17 @@ def measure_warm(reps: int) -> tuple[list[Series], Series]:
     series: list[Series] = []
     for item, answer in items:
         through_worker, in_process = [], []
-        for path, grade in (("worker", item.grade), ("in-process", item.grade_in_process)):
+
+        def bounded(text: str, item: TypedItem = item) -> object:
+            return default_checker().grade(item, text)
+
+        for path, grade in (("worker", bounded), ("in-process", item.grade_in_process)):
             for _ in range(5):  # warm-up: caches, the first call of each code path
                 verdict = grade(answer)
                 if not verdict.correct:
                     raise SystemExit(f"{item.id}: {answer!r} was not judged correct ({path})")
         for _ in range(reps):
-            through_worker.append(_timed(item.grade, answer))
+            through_worker.append(_timed(bounded, answer))
             in_process.append(_timed(item.grade_in_process, answer))
         series.append(Series(f"{item.id}  {answer}  · worker", through_worker))
         series.append(Series(f"{item.id}  {answer}  · in-process", in_process))

@@ -18,6 +18,8 @@ from engine.bank.siblings import bury_siblings
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.exercise import ExerciseItem
+from engine.cards.typed import TypedItem
+from engine.checking.bounded import Checker, default_checker
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
@@ -93,8 +95,12 @@ def local_day_start(now: datetime) -> datetime:
     return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
 
 
-def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
-    """Suggested rating and verdict for one typed line. Self-rated cards parse a rating."""
+def grade_answer(
+    question: Question, text: str, checker: Checker | None = None
+) -> tuple[Grade, Verdict | None]:
+    """Suggested rating and verdict for one typed line. Self-rated cards parse a rating.
+
+    Typed answers are graded by `checker` (the session's; by default the bounded worker)."""
     item = question.item
     if item.self_rated:
         grade = Grade.parse(text)
@@ -111,10 +117,22 @@ def grade_answer(question: Question, text: str) -> tuple[Grade, Verdict | None]:
         verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
         try:
-            verdict = item.grade(text)
+            if isinstance(item, TypedItem):
+                verdict = (checker or default_checker()).grade(item, text)
+            else:
+                verdict = item.grade(text)
         except AnswerError as exc:
             verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     return (Grade.GOOD if verdict.correct else Grade.AGAIN), verdict
+
+
+def asks_again(item: Item, verdict: Verdict | None) -> bool:
+    """Whether a typed answer could not be read at all: it is not graded (no review is
+    logged) and the learner types it again. Choices and ratings are not typed answers; a line
+    that names no option or rating still counts as a miss."""
+    if item.self_rated or isinstance(item, ChoiceItem):
+        return False
+    return verdict is not None and not verdict.valid
 
 
 def suggested_grade(grade: Grade, *, hinted: bool = False, sure: bool | None = None) -> Grade:
@@ -136,9 +154,12 @@ class ReviewSession:
         new_per_day: int = DEFAULT_NEW_PER_DAY,
         cram: bool = False,
         tags: tuple[str, ...] = (),
+        checker: Checker | None = None,
         leeches: LeechAction = "suspend",
     ) -> None:
         self.store = store
+        # Grades typed answers within a time bound, whatever is typed; passed in like the clock.
+        self.checker: Checker = checker or default_checker()
         self.qset = qset
         self.scheduling = scheduling
         self.clock = clock

@@ -16,6 +16,7 @@ from engine.bank.siblings import lone_groups
 from engine.bank.validation_messages import report_validation, validate_file
 from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.cards import KINDS, Item
+from engine.cards.typed import TypedItem
 from engine.errors import BankError
 
 
@@ -129,6 +130,10 @@ def _load_item(
 
 def _deep_check(item: Item) -> list[str]:
     try:
+        if isinstance(item, TypedItem):  # re-checked in the bounded worker: a time limit
+            from engine.checking.bounded import default_checker
+
+            return default_checker().check_bank(item) + item.check_stated()
         return item.check_bank() + item.check_stated()
     except Exception as exc:  # an author's answer must never crash lint
         return [f"cannot check the stated answer: {exc}"]

@@ -76,7 +76,8 @@ class ChoiceItem(Item):
 def parse_choice(text: str, n_options: int) -> int | None:
     """0-based option index from `2`, `b`, `B`, `b)` or `(b)`; None when it names no option."""
     t = text.strip().strip("().").strip()
-    if t.isascii() and t.isdigit() and 1 <= int(t) <= n_options:
+    # A few digits at most: int() of thousands of digits is slow, and refused past 4300.
+    if t.isascii() and t.isdigit() and len(t) <= 3 and 1 <= int(t) <= n_options:
         return int(t) - 1
     if len(t) == 1 and t.upper() in LETTERS[:n_options]:
         return LETTERS.index(t.upper())

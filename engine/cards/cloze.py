@@ -27,6 +27,8 @@ from engine.verdict import Verdict
 
 _CLOZE = re.compile(r"\{\{c(\d+)::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
 BLANK = "[ ___ ]"
+# A cloze text in NumPy code: its blank is judged by what it computes.
+_CODE = re.compile(r"\bnp\.|\bdef |\breturn\b|\bnumpy\b")
 DEFAULT_INSTRUCTION = "Fill in the blank."
 
 
@@ -128,9 +130,18 @@ class ClozeItem(TypedItem):
     def grade_in_process(self, answer: str) -> Verdict:
         if self.check == "expression":
             return self._grade_expression(answer)
-        given = self._piece_of(normalise_code(answer))
+        from engine.checking.safe_ast import check_size
+
+        try:
+            check_size(answer)
+        except AnswerError as error:
+            return Verdict(correct=False, valid=False, feedback=str(error))
+        plain = normalise_code(answer)
+        given = self._piece_of(plain)
         if not given:
-            return Verdict(correct=False, valid=False, feedback="type the missing piece")
+            return Verdict(
+                correct=False, valid=False, feedback="could not read this: type the missing piece"
+            )
         right = {normalise_code(t) for t in (self.asked().answer, *self.accept)}
         if given in right:
             return Verdict(correct=True, interpreted_as=answer.strip(), feedback="correct", score=1)
@@ -139,11 +150,51 @@ class ClozeItem(TypedItem):
                 return Verdict(
                     correct=False, interpreted_as=answer.strip(), feedback=mistake.message
                 )
+        if _CODE.search(self.text):
+            # A learner who typed the whole line is judged on the piece it holds.
+            computed = self._grade_code(answer if given == plain else given)
+            if computed is not None:
+                return computed
         return Verdict(
             correct=False,
             interpreted_as=answer.strip(),
             feedback=f"the missing piece is {self.asked().answer}",
         )
+
+    def _grade_code(self, answer: str) -> Verdict | None:
+        """Judge a blank in NumPy code by what it computes (see `engine.checking.code_blank`);
+        None when the card's code is outside what that interpreter reads."""
+        from engine.checking.code_blank import judge_piece
+
+        marker = "__attnquiz_blank__"
+        code = _CLOZE.sub(
+            lambda m: marker if int(m.group(1)) == self.ask else m.group(2), self.text
+        )
+        reference = self.asked().answer
+        shown = answer.strip()
+        try:
+            result = judge_piece(code, reference, answer, marker)
+            if result is None:  # the line is not a program: compare the pieces on their own
+                result = judge_piece(marker, reference, answer, marker)
+        except AnswerError as error:
+            return Verdict(correct=False, valid=False, feedback=str(error))
+        if result is None:
+            return None
+        if result.same:
+            return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1)
+        for mistake in self.mistakes:
+            try:
+                same = normalise_code(mistake.answer) == normalise_code(answer) or bool(
+                    (m := judge_piece(code, mistake.answer, answer, marker)) and m.same
+                )
+            except AnswerError:
+                same = False
+            if same:
+                return Verdict(correct=False, interpreted_as=shown, feedback=mistake.message)
+        feedback = f"it does not compute what the missing piece does ({reference})"
+        if result.note:
+            feedback = f"{result.note}; {feedback}"
+        return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
 
     def _piece_of(self, given: str) -> str:
         """The piece a normalised answer gives: a learner who types the whole filled line
@@ -171,6 +222,7 @@ class ClozeItem(TypedItem):
                 integer=self.integer,
                 noncommutative=self.noncommutative,
                 mistakes=[(m.answer, m.message) for m in self.mistakes],
+                context=(self.answer_text(),),
             )
             if verdict.correct or not verdict.valid:
                 return verdict

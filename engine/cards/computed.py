@@ -30,7 +30,12 @@ from pydantic import Field, model_validator
 from engine.cards.base import register_kind
 from engine.cards.catalogue import COMPUTATIONS, computation_named
 from engine.cards.computation import Computation, Value, describe_inputs
-from engine.cards.typed import TypedItem
+from engine.cards.typed import (
+    Precision,
+    TypedItem,
+    precision_prose_problem,
+    with_precision_sentence,
+)
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -54,6 +59,10 @@ class ComputedItem(TypedItem):
     vary: tuple[str, ...] = ()
     abs_tol: Annotated[float, Field(ge=0)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
+    # How a single number must be rounded; shown in the prompt and applied by the check.
+    precision: Precision | None = None
+    # The unit the answer is asked in when the computation has no `unit` input (`FLOP/byte`).
+    unit: str | None = None
     # The prompt as the author wrote it, with placeholders; `prompt` is it filled in.
     template: str | None = None
     # The same for the explanation, so that it speaks of the numbers drawn for this review.
@@ -74,8 +83,10 @@ class ComputedItem(TypedItem):
 
     @model_validator(mode="after")
     def _well_formed(self) -> ComputedItem:
-        if self.abs_tol is None and self.rel_tol is None:
-            raise ValueError("a computed item needs abs_tol or rel_tol (how close is right)")
+        if self.abs_tol is None and self.rel_tol is None and self.precision is None:
+            raise ValueError(
+                "a computed item needs abs_tol or rel_tol (how close is right), or a precision"
+            )
         computation = computation_named(self.compute)
         computation.validate(self.inputs)  # raises ValueError with the author's mistake
         for name in self.vary:
@@ -85,7 +96,8 @@ class ComputedItem(TypedItem):
                     f"(it can draw: {', '.join(computation.drawable()) or 'nothing'})"
                 )
         # The shown prompt is derived data: set it here, once, from the template and inputs.
-        object.__setattr__(self, "prompt", self._fill(self.template or self.prompt, computation))
+        prompt = self._fill(self.template or self.prompt, computation)
+        object.__setattr__(self, "prompt", with_precision_sentence(prompt, self.precision))
         if self.explanation_template:
             explanation = self._fill(self.explanation_template, computation, "explanation")
             object.__setattr__(self, "explanation", explanation)
@@ -187,16 +199,25 @@ class ComputedItem(TypedItem):
         if isinstance(expected, list):
             if _SPACED_NUMBERS.fullmatch(answer):
                 answer = f"[{answer.strip()}]"
-            return check_vector(answer, expected, abs_tol=self.abs_tol, rel_tol=self.rel_tol)
-        unit = self.inputs.get("unit")
-        if isinstance(unit, str) and answer.rstrip().lower().endswith(unit.lower()):
-            answer = answer.rstrip()[: -len(unit)]  # `16 MiB` answers a question in MiB
-        return check_number(answer, expected, abs_tol=self.abs_tol, rel_tol=self.rel_tol)
+            abs_tol = self.abs_tol
+            if self.precision is not None and self.precision.decimals is not None:
+                abs_tol = max(abs_tol or 0.0, 0.5 * 10.0**-self.precision.decimals)
+            return check_vector(answer, expected, abs_tol=abs_tol, rel_tol=self.rel_tol)
+        unit = self.inputs.get("unit", self.unit)
+        return check_number(
+            answer,
+            expected,
+            abs_tol=self.abs_tol,
+            rel_tol=self.rel_tol,
+            precision=None if self.precision is None else self.precision.for_checking(),
+            unit=unit if isinstance(unit, str) and unit != "one" else None,
+            question=self.prompt,
+        )
 
     def check_bank_in_process(self) -> list[str]:
         """The truth is finite for the bank's inputs and for a few drawn ones; no listed mistake
         is right."""
-        problems = []
+        problems = precision_prose_problem(self.prompt, self.precision)
         seeds = [0] + ([1, 2, 3] if self.vary else [])
         for seed in seeds:
             item = self.at_seed(seed)

@@ -1,13 +1,14 @@
 """Typed-answer cards: numbers, shapes and symbolic expressions, graded by `engine.checking`.
 
-`grade` and `check_bank` run the checking in the warm worker process of
-`engine.checking.bounded`, which bounds the time any SymPy step may take; `grade_in_process` and
-`check_bank_in_process` are the same logic run here (the worker calls them, and tests may). The
+Cards are pure: `grade` and `check_bank` run the checking in this process. What bounds the
+time any SymPy step may take is the checker the caller passes around (a session, `check`, lint:
+`engine.checking.bounded.BoundedChecker` runs the same methods in a warm worker process). The
 checking modules import SymPy, so they are imported inside those methods, never at start-up.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -44,6 +45,59 @@ class Mistake(BaseModel):
         )
 
 
+class Precision(BaseModel):
+    """How a number answer must be rounded: `{decimals: 3}` or `{significant: 2}`.
+
+    The prompt states it (the phrase is added to the prompt from this field) and the check
+    applies it: the true value rounded this way is the answer, more digits are fine.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    decimals: Annotated[int, Field(ge=0, le=12)] | None = None
+    significant: Annotated[int, Field(ge=1, le=15)] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Precision:
+        if (self.decimals is None) == (self.significant is None):
+            raise ValueError("precision gives either decimals or significant, not both")
+        return self
+
+    def sentence(self) -> str:
+        if self.decimals == 0:
+            return "Round to the nearest whole number (more digits are fine)."
+        if self.decimals is not None:
+            places = "place" if self.decimals == 1 else "places"
+            return f"Round to {self.decimals} decimal {places} (more digits are fine)."
+        figures = "figure" if self.significant == 1 else "figures"
+        return f"Round to {self.significant} significant {figures} (more digits are fine)."
+
+    def for_checking(self) -> Any:
+        from engine.checking import Precision as CheckingPrecision
+
+        return CheckingPrecision(decimals=self.decimals, significant=self.significant)
+
+
+def with_precision_sentence(prompt: str, precision: Precision | None) -> str:
+    """The prompt with the precision sentence at its end (once)."""
+    if precision is None or prompt.rstrip().endswith(precision.sentence()):
+        return prompt
+    return f"{prompt.rstrip()}\n{precision.sentence()}\n"
+
+
+_PRECISION_IN_PROSE = re.compile(
+    r"\b(?:\d+|one|two|three|four)\s+(?:or\s+\d+\s+)?(?:decimal|significant)|nearest whole",
+    re.IGNORECASE,
+)
+
+
+def precision_prose_problem(prompt: str, precision: Precision | None) -> list[str]:
+    """Lint: a prompt that states a precision in words must give it as `precision:` too."""
+    if precision is None and _PRECISION_IN_PROSE.search(prompt):
+        return ["the prompt states a precision in words: give it as `precision:` instead"]
+    return []
+
+
 class TypedItem(Item):
     """Common fields of typed kinds: symbol spellings and known mistakes."""
 
@@ -53,18 +107,15 @@ class TypedItem(Item):
     mistakes: tuple[Mistake, ...] = ()
 
     def grade(self, answer: str) -> Verdict:
-        """Grade in the checking worker: a verdict within the time bound, whatever the input."""
-        from engine.checking.bounded import grade
-
-        return grade(self, answer)
+        """Grade here, in this process. Callers that need a time bound on any input (a session,
+        `check`, lint) grade through a checker instead: `checker.grade(item, answer)`."""
+        return self.grade_in_process(answer)
 
     def grade_in_process(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
         raise NotImplementedError
 
     def check_bank(self) -> list[str]:
-        from engine.checking.bounded import check_bank
-
-        return check_bank(self)
+        return self.check_bank_in_process()
 
     def check_bank_in_process(self) -> list[str]:
         return []
@@ -87,6 +138,9 @@ class NumberItem(TypedItem):
     answer: float | Annotated[str, StringConstraints(min_length=1, max_length=200)]
     abs_tol: Annotated[float, Field(ge=0)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
+    precision: Precision | None = None
+    # The unit the answer is asked in (`MiB`, `FLOP/byte`, `s`); answers may use any unit of
+    # the same kind and are converted.
     unit: str | None = None
     # How the answer is worked out: a computation of the catalogue and its inputs. Lint
     # recomputes it, so a mistyped answer is reported with the value the kernel gives.
@@ -95,8 +149,16 @@ class NumberItem(TypedItem):
 
     @model_validator(mode="after")
     def _well_formed(self) -> NumberItem:
-        if self.abs_tol is None and self.rel_tol is None:
-            raise ValueError("a number item needs abs_tol or rel_tol (how close is right)")
+        if self.abs_tol is None and self.rel_tol is None and self.precision is None:
+            raise ValueError(
+                "a number item needs abs_tol or rel_tol (how close is right), or a precision"
+            )
+        if self.unit is not None:
+            from engine.checking.units import known_unit
+
+            if not known_unit(self.unit):
+                raise ValueError(f"unit {self.unit!r} is not a unit pint knows")
+        object.__setattr__(self, "prompt", with_precision_sentence(self.prompt, self.precision))
         if self.compute is None and self.inputs:
             raise ValueError("inputs are given but no compute names the computation they feed")
         if self.compute is not None:
@@ -114,9 +176,10 @@ class NumberItem(TypedItem):
 
     def answer_text(self) -> str:
         if isinstance(self.answer, str):
-            from engine.checking.bounded import expected_value
-
-            value = expected_value(self)
+            try:
+                value: float | None = self.expected_value()
+            except (AnswerError, ValueError):
+                value = None
         else:
             value = float(self.answer)
         if value is None:  # not worked out in time: show what the bank says
@@ -130,9 +193,7 @@ class NumberItem(TypedItem):
     def grade_in_process(self, answer: str) -> Verdict:
         from engine.checking import check_number
 
-        verdict = check_number(
-            answer, self.expected_value(), abs_tol=self.abs_tol, rel_tol=self.rel_tol
-        )
+        verdict = check_number(answer, self.expected_value(), **self._how_close())
         if verdict.correct or not verdict.valid:
             return verdict
         for mistake in self.mistakes:
@@ -145,14 +206,23 @@ class NumberItem(TypedItem):
         from engine.checking import check_number, evaluate_number
 
         value = evaluate_number(other, aliases=self.symbols)
-        return check_number(answer, value, abs_tol=self.abs_tol, rel_tol=self.rel_tol).correct
+        return check_number(answer, value, **self._how_close()).correct
+
+    def _how_close(self) -> dict[str, Any]:
+        return {
+            "abs_tol": self.abs_tol,
+            "rel_tol": self.rel_tol,
+            "precision": None if self.precision is None else self.precision.for_checking(),
+            "unit": self.unit,
+            "question": self.prompt,
+        }
 
     def check_bank_in_process(self) -> list[str]:
         try:
             value = self.expected_value()
         except (AnswerError, ValueError) as exc:
             return [f"answer {self.answer!r} is not a number: {exc}"]
-        problems = []
+        problems = precision_prose_problem(self.prompt, self.precision)
         if self.compute is not None:
             from engine.cards.claims import recomputed_problem
 
@@ -242,6 +312,7 @@ class ExpressionItem(TypedItem):
             noncommutative=self.noncommutative,
             ranges=self.ranges,
             mistakes=[(m.answer, m.message) for m in self.mistakes],
+            question=self.prompt,
         )
 
     def check_bank_in_process(self) -> list[str]:

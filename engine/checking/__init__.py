@@ -3,12 +3,14 @@
 Importing this package is cheap: SymPy and NumPy load only when an answer is first checked.
 """
 
-from engine.checking.expression import check_expression, check_number, evaluate_number
+from engine.checking.expression import check_expression, evaluate_number
 from engine.checking.notation import normalise
+from engine.checking.number import Precision, check_number
 from engine.checking.shape import check_shape, parse_shape
 from engine.checking.vector import check_vector, parse_vector
 
 __all__ = [
+    "Precision",
     "check_expression",
     "check_number",
     "check_shape",

@@ -29,7 +29,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from engine.checking.worker_process import CheckerDied, CheckerTimeout, WorkerProcess
 from engine.checking.worker_wire import verdict_from_data
@@ -61,6 +61,62 @@ class CheckerFailure:
 
     message: str
     cause: Literal["timeout", "memory", "start", "died", "failed"] = "failed"
+
+
+# -- the service ----------------------------------------------------------------------------------
+class Checker(Protocol):
+    """What grading needs from a checker; passed to the session, `check`, lint and the drills
+    like the clock, so that cards stay pure (`item.grade(answer)` runs in this process)."""
+
+    def grade(self, item: TypedItem, answer: str) -> Verdict: ...
+    def check_bank(self, item: TypedItem) -> list[str]: ...
+    def start(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class BoundedChecker:
+    """Every check in this process's warm worker, within the time bound (see the module
+    docstring). The worker is a resource of the process; this object is how code uses it."""
+
+    def grade(self, item: TypedItem, answer: str) -> Verdict:
+        return grade(item, answer)
+
+    def check_bank(self, item: TypedItem) -> list[str]:
+        return check_bank(item)
+
+    def expected_value(self, item: NumberItem) -> float | None:
+        return expected_value(item)
+
+    def start(self) -> None:
+        start_checker()
+
+    def close(self) -> None:
+        close_checker()
+
+
+class InProcessChecker:
+    """Every check right here, without a time bound: for the worker itself and for tests of
+    the checking logic."""
+
+    def grade(self, item: TypedItem, answer: str) -> Verdict:
+        return item.grade_in_process(answer)
+
+    def check_bank(self, item: TypedItem) -> list[str]:
+        return item.check_bank_in_process()
+
+    def start(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+_SHARED = BoundedChecker()
+
+
+def default_checker() -> BoundedChecker:
+    """The bounded checker of this process, for the command line's edges that create one."""
+    return _SHARED
 
 
 # -- the public calls -----------------------------------------------------------------------------

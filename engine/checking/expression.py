@@ -12,14 +12,17 @@ inside the functions, so importing this module stays cheap.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from engine.checking.asked import judge_label
 from engine.checking.domain import Domain, declare_domain, is_kronecker_delta
 from engine.checking.notation import names_used, normalise
+from engine.checking.python_spelling import rewrite
 from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.statement import has_words, number_word, split_chain, trailing_group
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -30,6 +33,11 @@ Aliases = Mapping[str, Sequence[str]]
 SIMPLIFY_LIMIT = 40
 SIMPLIFY_DEPTH = 6
 SIMPLIFY_EXPONENT = 10
+# `d_k/2 (T ≫ d_k)`: a bracket stating a condition is a remark, not a factor.
+_RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→]")
+_BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
+# A number with two decimal points, `22.6.3`: a slip, not a product.
+_TWO_POINTS = re.compile(r"\d*\.\d+\.\d+")
 # The longest interpretation shown to a learner, in characters.
 PRETTY_LIMIT = 300
 
@@ -45,6 +53,8 @@ def check_expression(
     mistakes: Sequence[tuple[str, str]] = (),
     tolerance: float = 1e-9,
     ranges: Mapping[str, tuple[float, float]] | None = None,
+    question: str = "",
+    context: Sequence[str] = (),
 ) -> Verdict:
     """Grade `answer` against the bank's `expected` formula.
 
@@ -56,15 +66,27 @@ def check_expression(
     A mistake may be equal in value to the answer only through the Kronecker delta
     (`p_j (δ_ij − p_i)` for `p_i (δ_ij − p_j)`): its author asks for one form. Such a mistake is
     matched by form first, reading δ_ij as an ordinary symbol, and only then is the answer
-    judged by value. Raises BankError when `expected`, a mistake or a range cannot be read.
+    judged by value. The answer may be a chain (`Var(q·k) = d_k`, `2T²d_k/(8T²+8Td_k) = ...`):
+    its last link is the answer, every other readable link must equal it, and a left side that
+    names a quantity must name the one `question` asks for. `context` holds author text whose
+    symbols the answer may use too (the rest of a cloze formula). Raises BankError when
+    `expected`, a mistake or a range cannot be read.
     """
     aliases = aliases or {}
     declared = {"positive": set(positive), "integer": set(integer), "matrices": set(noncommutative)}
     known = set(aliases).union(*declared.values())
     for author_text in [expected, *(wrong for wrong, _ in mistakes)]:
+        _refuse_unknown_functions(author_text, known, aliases)
         known |= names_used(
             author_text, symbols=known, aliases=aliases, matrices=declared["matrices"]
         )
+    for author_text in context:  # the rest of a formula the answer is part of
+        try:
+            known |= names_used(
+                author_text, symbols=known, aliases=aliases, matrices=declared["matrices"]
+            )
+        except AnswerError:
+            continue
     domain = declare_domain(
         positive=declared["positive"], integer=declared["integer"], ranges=ranges
     )
@@ -81,9 +103,41 @@ def check_expression(
         (_read_author(wrong, vocabulary, aliases), message) for wrong, message in mistakes
     ]
     try:
-        given = read_expression(answer, vocabulary, aliases=aliases)
+        check_size(answer)
+        rewritten = rewrite(answer)
+        links, label_problem = _answer_links(rewritten.text, vocabulary, aliases, question)
+        given = _read_link(links[-1], vocabulary, aliases)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
+    shown = pretty(given)
+    verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
+    if label_problem:
+        return Verdict(correct=False, interpreted_as=shown, feedback=label_problem)
+    if verdict.correct:
+        for link in links[:-1]:
+            try:
+                step = _read_link(link, vocabulary, aliases)
+            except AnswerError:
+                continue  # working in words: not checked
+            if not equivalent(step, target, vocabulary, tolerance=tolerance):
+                feedback = f"a step of the chain does not hold: `{link}` is not `{links[-1]}`"
+                return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
+    elif rewritten.notes:
+        return Verdict(
+            correct=False,
+            interpreted_as=shown,
+            feedback="; ".join([*rewritten.notes, verdict.feedback]),
+        )
+    return verdict
+
+
+def _judge(
+    given: Any,
+    target: Any,
+    known_mistakes: list[tuple[Any, str]],
+    vocabulary: Vocabulary,
+    tolerance: float,
+) -> Verdict:
     shown = pretty(given)
     # By form first (δ_ij an ordinary symbol), then by value; without deltas the two agree.
     rounds = [False, True] if _has_kronecker(given, target) else [True]
@@ -96,6 +150,85 @@ def check_expression(
     return Verdict(correct=False, interpreted_as=shown, feedback=_wrong_hint(given, target))
 
 
+def _answer_links(
+    text: str, vocabulary: Vocabulary, aliases: Aliases, question: str
+) -> tuple[list[str], str]:
+    """The links of the answer's chain, without its left side, and what is wrong with that
+    left side (empty when nothing is)."""
+    links = [link for link in split_chain(text, colon=False).links]
+    if len(links) < 2:
+        return links, ""
+    label = judge_label(links[0], question)
+    if label.judgement != "unknown":
+        return links[1:], label.message
+    try:
+        _read_link(links[0], vocabulary, aliases)
+    except AnswerError:
+        return links[1:], ""  # a label the question does not mention: `FLOPs = ...`
+    return links, ""
+
+
+def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
+    """One link of a chain; a bracketed remark in words after it (`0 (by symmetry)`) is
+    ignored, and a number may be a word (`zero`)."""
+    text = number_word(text)
+    big_o = _BIG_O.fullmatch(text.strip())
+    if big_o:  # O(4T²d_k): the leading term, as the question asks
+        text = big_o.group(1)
+    try:
+        return read_expression(text, vocabulary, aliases=aliases)
+    except AnswerError:
+        group = trailing_group(text)
+        known = frozenset(vocabulary.symbols) | frozenset(aliases)
+        if group is not None and (has_words(group[1], known) or _RELATION_SIGNS.search(group[1])):
+            return read_expression(number_word(group[0]), vocabulary, aliases=aliases)
+        head = _without_unit(text)
+        if head is None:
+            raise
+        return read_expression(head, vocabulary, aliases=aliases)
+
+
+def _without_unit(text: str) -> str | None:
+    """`T d_k / (4 (d_k + T)) FLOP/byte` -> the formula: a unit after a formula is a label."""
+    from engine.checking.units import TRAILING_UNIT, known_unit
+
+    match = TRAILING_UNIT.search(text)
+    if match is None or match.start() == 0 or not re.search(r"[)\w]\s*$", text[: match.start()]):
+        return None
+    unit = match.group(1).strip()
+    if len(unit) < 2 or not known_unit(unit):
+        return None
+    return text[: match.start()]
+
+
+_CALLED_NAME = re.compile(r"(?<![\w.\\])([A-Za-z][A-Za-z0-9]+)\(")
+
+
+def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> None:
+    """A bank answer that calls a function this checker does not know is an author error:
+    `cos(2*x)` must not be read as the product cos·2·x. (Raises BankError.)"""
+    from engine.checking.notation import CASELESS_FUNCTIONS
+    from engine.checking.safe_ast import FUNCTION_ALIASES, FUNCTION_NAMES
+
+    spellings = set(known) | {s for names in aliases.values() for s in names}
+    for match in _CALLED_NAME.finditer(text):
+        name = match.group(1)
+        if (
+            name in FUNCTION_NAMES
+            or name in FUNCTION_ALIASES
+            or name.lower() in CASELESS_FUNCTIONS
+            or name in spellings
+            or name in {"KroneckerDelta"}
+        ):
+            continue
+        raise BankError(
+            [
+                f"`{text}` calls `{name}(...)`, which is not a function the checker knows "
+                f"(known: {', '.join(sorted(FUNCTION_NAMES))}); a product needs a space or `*`"
+            ]
+        )
+
+
 def _has_kronecker(*expressions: Any) -> bool:
     return any(
         is_kronecker_delta(str(symbol)) for expr in expressions for symbol in expr.free_symbols
@@ -105,9 +238,17 @@ def _has_kronecker(*expressions: Any) -> bool:
 def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | None = None) -> Any:
     """Read typed text into a SymPy expression, or raise AnswerError saying why not."""
     check_size(text)  # before any rewriting, so hostile text costs nothing
+    doubled = _TWO_POINTS.search(text)
+    if doubled:
+        raise AnswerError(
+            f"could not read this: `{doubled.group()}` has two decimal points; type one number"
+        )
     try:
         plain = normalise(
-            text, symbols=vocabulary.symbols, aliases=aliases, matrices=vocabulary.matrices
+            rewrite(text).text,
+            symbols=vocabulary.symbols,
+            aliases=aliases,
+            matrices=vocabulary.matrices,
         )
         tree = parse_tree(plain, vocabulary)
     except AnswerError:
@@ -122,7 +263,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
 
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     try:
-        return read_expression(text, vocabulary, aliases=aliases)
+        return read_expression(text, replace(vocabulary, author=True), aliases=aliases)
     except AnswerError as error:
         raise BankError([f"the expression `{text}` cannot be read: {error}"]) from None
 
@@ -157,6 +298,12 @@ def equivalent(
             kronecker=kronecker,
         )
         verdict = equivalent_at_random_points(a, b, tolerance=tolerance, domain=domain)
+        if verdict is False and _has_branches(a) and _has_branches(b):
+            # log(xy) and log x + log y, (x²)^(1/3) and x^(2/3) differ only where a logarithm
+            # or a root leaves the positive reals; an examiner means them for positive values.
+            names = frozenset(str(s) for s in difference.free_symbols if s.is_commutative)
+            positive = replace(domain, positive=domain.positive | names)
+            verdict = equivalent_at_random_points(a, b, tolerance=tolerance, domain=positive)
         if verdict is not None:
             return verdict
         # simplify proves equality for every value of every symbol, so it never errs on the
@@ -166,6 +313,17 @@ def equivalent(
         return bool(sympy.simplify(difference) == 0)
     except (Exception, RecursionError):  # SymPy failing to decide means "not shown equal"
         return False
+
+
+def _has_branches(expr: Any) -> bool:
+    """Whether `expr` holds a logarithm, a fractional power or an inverse function: the
+    functions whose values on negative arguments depend on a choice of branch."""
+    import sympy
+
+    branchy = (sympy.log, sympy.asin, sympy.acos, sympy.acosh, sympy.atanh)
+    return bool(expr.atoms(*branchy)) or any(
+        not power.exp.is_integer for power in expr.atoms(sympy.Pow)
+    )
 
 
 def _tame(expr: Any) -> bool:
@@ -252,6 +410,8 @@ def _evaluate_number(text: str, aliases: Aliases | None) -> tuple[Any, float]:
     from engine.checking.numeric import Undefined, evaluate
 
     expr = read_expression(text, Vocabulary(), aliases=aliases)
+    if expr.is_infinite and expr.is_extended_real:  # -inf, -∞: a readable (wrong) number
+        return expr, float(expr)
     try:
         value = complex(evaluate(expr, {}))
     except (Undefined, TypeError):
@@ -259,56 +419,3 @@ def _evaluate_number(text: str, aliases: Aliases | None) -> tuple[Any, float]:
     if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
         raise AnswerError("could not read this: it is not a real number")
     return expr, value.real
-
-
-def check_number(
-    answer: str,
-    expected: float,
-    *,
-    abs_tol: float | None = None,
-    rel_tol: float | None = None,
-) -> Verdict:
-    """Grade a typed number against `expected`, within `abs_tol` or `rel_tol` (either suffices).
-
-    With neither given, the answer must match to about nine significant digits. A learner may
-    show the exact value and its decimal, `16√2 ≈ 22.6` or `√512 = 22.63`, or mark a rounded
-    value, `≈ 22.6`: then every part must be within the tolerance.
-    """
-    try:
-        check_size(answer)  # before splitting, so hostile text costs nothing
-        parts = _APPROXIMATE.split(_APPROXIMATELY.sub("", answer, count=1))
-        read = [_evaluate_number(part, None) for part in parts]
-    except AnswerError as error:
-        return Verdict(correct=False, valid=False, feedback=str(error))
-    # A decimal is read as an exact fraction (22.6 -> 113/5); show it as the decimal it was.
-    shown = " ≈ ".join(
-        _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
-        for expr, value in read
-    )
-    allowed = max(abs_tol or 0.0, (rel_tol or 0.0) * abs(expected))
-    if abs_tol is None and rel_tol is None:
-        allowed = 1e-9 * max(1.0, abs(expected))
-    off = [value for _, value in read if not abs(value - expected) <= allowed]
-    if not off:
-        precise = all(
-            math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12) for _, value in read
-        )
-        feedback = (
-            "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
-        )
-        return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
-    return Verdict(
-        correct=False,
-        interpreted_as=shown,
-        feedback=f"{_format(off[0])} is not within {allowed:.3g} of the answer",
-    )
-
-
-# `≈ 22.6`, `~22.6`, `about 22.6`: a rounded value, marked as such.
-_APPROXIMATELY = re.compile(r"^\s*(?:≈|~=?|about\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE)
-# `16√2 ≈ 22.6`, `√512 = 22.63`: the same value written twice.
-_APPROXIMATE = re.compile(r"≈|~=|(?<![=<>!])=(?!=)")
-
-
-def _format(value: float) -> str:
-    return f"{value:.6g}"

@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
-from engine.checking.safe_ast import CONSTANT_NAMES, FUNCTION_NAMES
+from engine.checking.safe_ast import CONSTANT_NAMES, FUNCTION_ALIASES, FUNCTION_NAMES
 from engine.checking.typography import TRANSPOSE_MARK, to_ascii
 from engine.errors import AnswerError
 
@@ -31,7 +31,10 @@ _TOKEN = re.compile(
 
 # Function names a learner may capitalise: `Softmax(...)` is softmax(...). Not E or Var, whose
 # capitals are their names, nor single letters.
-_CASELESS_FUNCTIONS = frozenset({"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min"})
+CASELESS_FUNCTIONS = frozenset(
+    {"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min", "sin", "cos", "tan", "sinh"}
+    | {"cosh", "tanh"}
+)
 
 
 class Token(NamedTuple):
@@ -106,7 +109,9 @@ class _NameTable:
             return [Token("name", self.single[token.text])]
         if self.is_known(token.text):
             return [token]
-        if token.text.lower() in _CASELESS_FUNCTIONS:  # Softmax, SQRT, Exp
+        if token.text in FUNCTION_ALIASES:  # arcsin, arctan, lg
+            return [Token("name", FUNCTION_ALIASES[token.text])]
+        if token.text.lower() in CASELESS_FUNCTIONS:  # Softmax, SQRT, Exp
             return [Token("name", token.text.lower())]
         parts = self.split(token.text)
         if parts is None:

@@ -137,7 +137,13 @@ _ELEMENTWISE: dict[str, Callable[[Any], Any]] = {
     "log": np.emath.log,
     "Abs": np.abs,
     "sqrt": np.emath.sqrt,
-}
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "sec": lambda x: 1 / np.cos(x),
+    "csc": lambda x: 1 / np.sin(x), "cot": lambda x: 1 / np.tan(x),
+    "asin": lambda x: np.arcsin(x + 0j), "acos": lambda x: np.arccos(x + 0j),
+    "atan": lambda x: np.arctan(x + 0j), "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "asinh": lambda x: np.arcsinh(x + 0j), "acosh": lambda x: np.arccosh(x + 0j),
+    "atanh": lambda x: np.arctanh(x + 0j),
+}  # fmt: skip
 
 
 def _product(expr: Any, args: list[Any]) -> Any:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.checking.notation import Token, names_used, normalise, tokenise
 from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.statement import has_words, split_chain
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -31,6 +32,7 @@ def parse_shape(
     """
     check_size(text)
     try:
+        text = _shape_part(text, aliases or {})
         tokens = [t for t in tokenise(text) if t.kind != "space"]
         if len(tokens) >= 2 and tokens[0].kind == "open" and _closes_at_end(tokens):
             tokens = tokens[1:-1]
@@ -44,6 +46,44 @@ def parse_shape(
         raise
     except (Exception, RecursionError):  # a last line of defence for the learner
         raise AnswerError("could not read this: it is not a shape such as (T_q, d_k)") from None
+
+
+_REAL_SPACE = re.compile(r"^\s*(?:ℝ|R|\\mathbb\s*\{\s*R\s*\}|\\mathbb\s+R|\\R)\s*\^\s*")
+_ROWS_COLUMNS = re.compile(
+    r"^\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*$", re.IGNORECASE
+)
+_BRACKETS_THEN_WORDS = re.compile(r"^\s*([(\[][^()\[\]]*[)\]])\s*[-—–,;:]?\s*(.+)$")
+_TRAILING_BRACKETS = re.compile(r"^(.*?)[\s,:]*([(\[].*[)\]])\s*$", re.DOTALL)
+
+
+def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
+    """The shape in an answer that says more: `S: (T_q, T_k)`, `(T_q, d_v) = (5, 32)`,
+    `ℝ^{T_q × T_k}`, `QKᵀ ∈ ℝ^(T_q×T_k)`, `same shape as Q, (T_q, d_k)`, `T_q rows and T_k
+    columns`."""
+    text = split_chain(text).answer or text
+    text = re.sub(r"\s+(?:matrix|array|tensor|matrices)\s*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*-\s*by\s*-\s*", " by ", text)
+    remark = _BRACKETS_THEN_WORDS.match(text)
+    if remark and has_words(remark.group(2)):
+        return remark.group(1)  # `(T_q, d_v) — same rows as Q`
+    rows = _ROWS_COLUMNS.match(text)
+    if rows:
+        return f"({rows.group(1)}, {rows.group(2)})"
+    real = _REAL_SPACE.match(text)
+    if real:
+        rest = text[real.end() :].strip()
+        if rest[:1] in "({" and rest[-1:] in ")}":
+            rest = rest[1:-1]
+        return f"({rest})"
+    prose = _TRAILING_BRACKETS.match(text)
+    if prose and prose.group(1).strip():
+        known = frozenset(aliases) | {n for names in aliases.values() for n in names}
+        if has_words(prose.group(1), known | _DIMENSION_WORDS):
+            return prose.group(2)
+    return text
+
+
+_DIMENSION_WORDS = frozenset({"T_q", "T_k", "d_k", "d_v", "Tq", "Tk", "dk", "dv", "heads", "batch"})
 
 
 def _closes_at_end(tokens: list[Token]) -> bool:

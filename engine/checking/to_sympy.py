@@ -62,16 +62,16 @@ class SympyBuilder:
             # A matrix exponent means nothing here, and SymPy can spend seconds on one.
             raise refuse("a matrix cannot be an exponent")
         if exponent.is_Number:
-            if abs(exponent) > MAX_EXPONENT:
+            if abs(exponent) > self.vocabulary.limit(MAX_EXPONENT):
                 raise refuse(f"exponent too large: keep exponents below {MAX_EXPONENT}")
-            if _digits_of_numbers(base) * abs(exponent) > MAX_DIGITS:
+            if _digits_of_numbers(base) * abs(exponent) > self.vocabulary.limit(MAX_DIGITS):
                 raise refuse("the numbers in this expression grow too large")
         return base**exponent
 
     def symbol(self, name: str) -> Any:
         sympy, vocabulary = self.sympy, self.vocabulary
         if name not in vocabulary.symbols:  # a constant: a question's own symbol `e` wins
-            return sympy.pi if name == "pi" else sympy.E
+            return {"pi": sympy.pi, "inf": sympy.oo}.get(name, sympy.E)
         if name in vocabulary.matrices:
             return sympy.Symbol(name, commutative=False)
         # Positive and integer symbols are plain SymPy symbols on purpose: with `positive=True`
@@ -85,6 +85,12 @@ class SympyBuilder:
             "sqrt": sympy.sqrt, "exp": sympy.exp, "log": sympy.log, "ln": sympy.log,
             "abs": sympy.Abs, "max": sympy.Max, "min": sympy.Min,
             "KroneckerDelta": sympy.KroneckerDelta, "transpose": transpose,
+            "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "sec": sympy.sec,
+            "csc": sympy.csc, "cot": sympy.cot, "asin": sympy.asin, "acos": sympy.acos,
+            "atan": sympy.atan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+            "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh,
+            "log10": lambda x: sympy.log(x, 10), "log2": lambda x: sympy.log(x, 2),
+            "cbrt": sympy.cbrt,
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:

@@ -26,17 +26,30 @@ _GREEK = {
 }  # fmt: skip
 # LaTeX spells `lambda` in full, which is a Python keyword; sympy's own spelling avoids that.
 _LATEX_NAMES = {name: name for name in _GREEK.values()} | {
+    "infty": "inf",
+    "partial": "∂",
+    "approx": "≈",
+    "to": "→",
+    "in": "∈",
+    "top": "⊤",
+    "exp": "exp",
+    "log": "log",
+    "ln": "ln",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
     "lambda": "lamda",
     "varepsilon": "epsilon",
 }
 _SYMBOL_CHARS = {
     "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "∗": "*", "÷": "/",
-    "ᵀ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK, "⁄": "/", "∕": "/",
+    "ᵀ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK, "⁄": "/", "∕": "/", "∞": "inf",
 }  # fmt: skip
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+", strict=True))
 
 _LATEX_WRAPPERS = {"operatorname", "mathrm", "text", "textrm", "mathbf", "mathit", "boldsymbol"}
+_LATEX_WRAPPERS |= {"mathbb", "mathcal", "mathsf", "textbf", "textit", "bm"}
 _LATEX_SPACING = {",", ";", ":", "!", " ", "quad", "qquad"}
 _LATEX_SIZING = {"left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
 _LATEX_TIMES = {"cdot", "times", "ast"}
@@ -58,7 +71,11 @@ def to_ascii(text: str) -> str:
 def _rewrite_unicode(text: str) -> str:
     out: list[str] = []
     previous = ""  # "sub" or "sup" while inside a run of sub- or superscript characters
-    for char in text:
+    for at, char in enumerate(text):
+        following = text[at + 1] if at + 1 < len(text) else ""
+        # `2πr` is 2·π·r, not the name `pir`; a subscript (`δ_ij`) stays attached.
+        spaced = char in _GREEK and following.isascii() and following.isalnum()
+        text_after = " " if spaced else ""
         if char in IGNORABLE_CHARS:
             continue
         if char in _SUBSCRIPTS:
@@ -74,6 +91,7 @@ def _rewrite_unicode(text: str) -> str:
             out.append(")")
         previous = ""
         out.append(_GREEK.get(char) or _SYMBOL_CHARS.get(char) or _vulgar_fraction(char) or char)
+        out.append(text_after)
     if previous == "sup":
         out.append(")")
     # Compatibility forms (full-width digits, ligatures) become their plain letters.
@@ -90,7 +108,11 @@ def _vulgar_fraction(char: str) -> str | None:
     return "(" + compatible.replace("⁄", "/") + ")"
 
 
+_CARET_TRANSPOSE = re.compile(r"\^\s*[⊤ᵀ⊺]|\^\s*\{\s*[⊤ᵀ⊺]\s*\}")
+
+
 def _rewrite_latex(text: str) -> str:
+    text = _CARET_TRANSPOSE.sub(TRANSPOSE_MARK, text)
     if "\\" not in text and "{" not in text and "_" not in text and "^" not in text:
         return text
     text = _BRACED_TRANSPOSE.sub(TRANSPOSE_MARK, text)

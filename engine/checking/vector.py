@@ -34,6 +34,7 @@ Numbers: TypeAlias = list[Any]
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
 _OPEN, _CLOSE = "([{", ")]}"
+_ARRAY_CALL = re.compile(r"(?:(?:np|numpy)\s*\.\s*)?(?:array|asarray)\s*\((.*)\)", re.DOTALL)
 
 
 def parse_vector(text: str) -> Numbers:
@@ -44,6 +45,9 @@ def parse_vector(text: str) -> Numbers:
     """
     check_size(text, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
     plain = text.translate(_PLAIN_TEXT).strip()
+    wrapped = _ARRAY_CALL.fullmatch(plain)
+    if wrapped:  # NumPy's own print-out: array([0.66, 0.24, 0.1]) or np.array([...])
+        plain = wrapped.group(1).strip()
     if not plain:
         raise AnswerError("could not read this: the answer is empty")
     reader = _Reader()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from engine.commands.context import load
@@ -19,10 +20,12 @@ def run_check(
     data_dir: Path | None,
     step: int | None = None,
 ) -> int:
-    from engine.checking.bounded import start_checker
+    from engine.cards.typed import TypedItem
+    from engine.checking.bounded import BoundedChecker
 
+    checker = BoundedChecker()
     # The checker imports SymPy in its own process while this one loads the bank.
-    start_checker()
+    checker.start()
     if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
         from engine.commands.check_step import run_check_step
 
@@ -37,11 +40,16 @@ def run_check(
     if item.self_rated:
         raise UsageError(f"{item_id!r} is a self-rated card: there is no answer to check")
     try:
-        verdict = item.grade(answer)
+        verdict = checker.grade(item, answer) if isinstance(item, TypedItem) else item.grade(answer)
     except AnswerError as exc:
         verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     if as_json:
-        print(json.dumps(verdict.to_json(item_id), ensure_ascii=False))
+        text = json.dumps(verdict.to_json(item_id), ensure_ascii=False)
+        try:
+            text.encode(sys.stdout.encoding or "utf-8")
+        except UnicodeEncodeError:  # a broken character echoed back: escape it, print the JSON
+            text = json.dumps(verdict.to_json(item_id), ensure_ascii=True)
+        print(text)
     else:
         from engine.ui.describe import shown_answer, verdict_line
         from engine.ui.literal import plain

@@ -198,7 +198,15 @@ def shape_grader() -> Grader:
             mistakes=tuple(Mistake(answer=a, message=m) for a, m in question.mistakes),
         )
         try:
-            verdict = item.grade(answer)
+            from engine.cards.typed import TypedItem
+            from engine.checking.bounded import default_checker
+
+            # Graded in the bounded worker: a time limit whatever is typed.
+            verdict = (
+                default_checker().grade(item, answer)
+                if isinstance(item, TypedItem)
+                else item.grade(answer)
+            )
         except AnswerError as exc:
             return QuestionCheck(False, feedback=str(exc))
         return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)

@@ -36,7 +36,15 @@ class BankChecker:
         item = self.qset.item(item_id)
         assert item is not None, "checked when the drill was loaded"
         try:
-            verdict = item.grade(answer)
+            from engine.cards.typed import TypedItem
+            from engine.checking.bounded import default_checker
+
+            # Graded in the bounded worker: a time limit whatever is typed.
+            verdict = (
+                default_checker().grade(item, answer)
+                if isinstance(item, TypedItem)
+                else item.grade(answer)
+            )
         except AnswerError as exc:
             return QuestionCheck(False, feedback=str(exc))
         return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)

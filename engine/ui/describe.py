@@ -73,11 +73,14 @@ def verdict_line(verdict: Verdict) -> str:
     """`✓ correct · read as … · feedback`, saying nothing twice: feedback that only repeats the
     verdict (`correct`) or the reading is left out, and a verdict word it starts with too
     (`correct to the stated precision` reads `to the stated precision`)."""
-    mark = (
-        "✓ correct"
-        if verdict.correct
-        else ("? could not read this" if not verdict.valid else "✗ wrong")
-    )
+    if not verdict.valid:
+        # The feedback says what could not be read; say it once.
+        reason = verdict.feedback.strip()
+        if reason.startswith("could not") and not reason.startswith("could not read this"):
+            return f"? {reason}"  # could not check this in time, ...
+        reason = reason.removeprefix("could not read this").lstrip(":· ").strip()
+        return "? could not read this" + (f" · {reason}" if reason else "")
+    mark = "✓ correct" if verdict.correct else "✗ wrong"
     parts = [mark]
     if verdict.interpreted_as and verdict.valid:
         parts.append(f"read as {verdict.interpreted_as}")

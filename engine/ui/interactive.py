@@ -19,10 +19,19 @@ from engine.cards import Item
 from engine.cards.exercise import ExerciseItem
 from engine.exercise_attempts import attempt_file, edit
 from engine.schedule import Grade
-from engine.session import Outcome, Preview, Question, ReviewSession, grade_answer, suggested_grade
+from engine.session import (
+    Outcome,
+    Preview,
+    Question,
+    ReviewSession,
+    asks_again,
+    grade_answer,
+    suggested_grade,
+)
 from engine.ui.describe import COMMANDS_HELP, interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Retry, Undo
 from engine.ui.prompt_text import reflow, render_prompt
+from engine.verdict import Verdict
 
 GRADE_STYLE = {Grade.AGAIN: "red", Grade.HARD: "yellow", Grade.GOOD: "green", Grade.EASY: "cyan"}
 SURE_KEYS = {"s": True, "y": True, "u": False, "n": False}
@@ -66,11 +75,10 @@ class InteractiveFrontend:
         if not self._checker_started:
             # The checking worker imports SymPy while the learner reads the first question, so
             # grading is instant. `attnquiz quiz` has started it already; this is a no-op then.
-            from engine.checking.bounded import start_checker
-
-            start_checker()
+            session.checker.start()
             self._checker_started = True
         started = time.monotonic()
+        reading: tuple[Grade, Verdict | None] = (Grade.AGAIN, None)
         hint = "Enter to reveal" if item.self_rated else "your answer"
         hinted = False
         attempt = None
@@ -100,10 +108,20 @@ class InteractiveFrontend:
             if text.startswith(":"):
                 self.console.print(f"[dim]{COMMANDS_HELP}[/]")
                 continue
+            if text and not item.self_rated and attempt is None:
+                reading = grade_answer(question, text, session.checker)
+                if asks_again(item, reading[1]):
+                    # Not graded and not logged: say what could not be read and ask again.
+                    assert reading[1] is not None
+                    self.console.print(Text(verdict_line(reading[1]), style="yellow"))
+                    self.console.print("[dim]nothing was recorded; type the answer again[/]")
+                    continue
             break
         if attempt is not None and not text:
             edit(attempt)  # grades what the learner saved once the editor closes
             text = str(attempt)
+        if attempt is not None:  # an exercise is graded from its file, as its card says
+            reading = grade_answer(question, text, session.checker)
         duration = int((time.monotonic() - started) * 1000)
         if item.self_rated:
             self._reveal(item, full=False)
@@ -116,7 +134,7 @@ class InteractiveFrontend:
             if isinstance(grade, Undo | End | Retry):
                 return grade
             return Answered(grade, text or None, None, duration, at=preview.at)
-        graded, verdict = grade_answer(question, text) if text else (Grade.AGAIN, None)
+        graded, verdict = reading if text else (Grade.AGAIN, None)
         sure = None
         if self.confidence and text:
             # Asked before the verdict is shown; the answer is graded already, so Ctrl-C here

@@ -16,11 +16,28 @@ from typing import TextIO
 
 from engine.cards import Item
 from engine.schedule import Grade
-from engine.session import Outcome, Question, ReviewSession, grade_answer, suggested_grade
+from engine.session import (
+    Outcome,
+    Question,
+    ReviewSession,
+    asks_again,
+    grade_answer,
+    suggested_grade,
+)
 from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Undo
 from engine.ui.prompt_text import plain_text
 from engine.ui.script_line import read_script_line
+from engine.verdict import Verdict
+
+# After this many unreadable lines in a row, a typed question counts as Again (SPEC.md).
+UNREADABLE_TRIES = 3
+
+
+def _reason(verdict: Verdict) -> str:
+    text = " ".join(verdict.feedback.split())
+    return text if text.startswith("could not") else f"could not read this: {text}"
+
 
 SURE_WORDS = {"s": True, "sure": True, "u": False, "unsure": False}
 
@@ -62,6 +79,8 @@ class ScriptedFrontend:
         if item.self_rated:
             self._print("rate your recall: 1 again, 2 hard, 3 good, 4 easy")
         started = time.monotonic()
+        unreadable = 0
+        graded, verdict = Grade.AGAIN, None
         hinted = False
         while True:
             line = read_script_line(self.stdin, self.err)
@@ -79,14 +98,22 @@ class ScriptedFrontend:
                 self._print(self._plain(f"hint: {item.hint or 'no hint for this one'}"))
                 hinted = hinted or bool(item.hint)
                 continue
+            graded, verdict = grade_answer(question, text, session.checker)
+            if asks_again(item, verdict) and unreadable < UNREADABLE_TRIES - 1:
+                # Not graded, not logged: the next line answers the same question again.
+                unreadable += 1
+                assert verdict is not None
+                self._note(f"{_reason(verdict)}; the next line answers this question again")
+                continue
             break
         duration = int((time.monotonic() - started) * 1000)
-        graded, verdict = grade_answer(question, text)
         if item.self_rated and verdict is not None:
             self._note(f"{text!r} is not a rating (1-4 or again/hard/good/easy); counted as again")
             verdict = None
         elif verdict is not None and not verdict.valid and item.kind == "choice":
             self._note(f"{text!r} is not one of the options; counted as a wrong answer")
+        elif asks_again(item, verdict):
+            self._note(f"{UNREADABLE_TRIES} unreadable answers in a row; counted as again")
         sure, last = None, False
         if self.confidence and not item.self_rated:
             try:

@@ -55,6 +55,6 @@ def test_without_a_tolerance_the_answer_must_be_exact() -> None:
 
 
 def test_an_unreadable_number_is_an_invalid_verdict() -> None:
-    verdict = check_number("twenty", 20.0, abs_tol=0.5, rel_tol=None)
+    verdict = check_number("twentyish", 20.0, abs_tol=0.5, rel_tol=None)
     assert not verdict.valid
     assert verdict.feedback.startswith("could not read this")

@@ -20,7 +20,13 @@ import pytest
 from engine.bank.catalog import open_set
 from engine.cards.typed import TypedItem
 from engine.checking import bounded
-from engine.checking.bounded import checker_pid, close_checker, stall_for_tests, start_checker
+from engine.checking.bounded import (
+    checker_pid,
+    close_checker,
+    default_checker,
+    stall_for_tests,
+    start_checker,
+)
 from engine.checking.worker import TEST_OPS_ENV
 
 # Real worker processes, killed and waited for: slow by nature.
@@ -65,7 +71,7 @@ def wait_for_exit_without_reaping(pid: int) -> None:
 def test_a_check_that_never_ends_is_stopped_and_the_next_check_gets_a_fresh_worker(
     mode: str, checker: None, var_dot: TypedItem
 ) -> None:
-    assert var_dot.grade("d").correct
+    assert default_checker().grade(var_dot, "d").correct
     stalled = checker_pid()
     assert stalled is not None
     verdict = stall_for_tests(mode)
@@ -74,7 +80,7 @@ def test_a_check_that_never_ends_is_stopped_and_the_next_check_gets_a_fresh_work
     assert is_gone(stalled)
     fresh = checker_pid()
     assert fresh is not None and fresh != stalled  # already started for the next check
-    assert var_dot.grade("d").correct
+    assert default_checker().grade(var_dot, "d").correct
     assert checker_pid() == fresh
 
 
@@ -87,7 +93,7 @@ def test_a_worker_that_dies_during_a_check_gives_an_invalid_verdict_then_restart
     assert not verdict.correct and not verdict.valid
     assert "the checker stopped (exit code 70)" in verdict.feedback
     assert checker_pid() not in (None, crashed)
-    assert var_dot.grade("d").correct
+    assert default_checker().grade(var_dot, "d").correct
 
 
 def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
@@ -97,7 +103,7 @@ def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
     pid = checker_pid()
     verdict = stall_for_tests("hog")
     assert not verdict.valid and "memory" in verdict.feedback
-    assert var_dot.grade("d").correct
+    assert default_checker().grade(var_dot, "d").correct
     assert checker_pid() == pid
 
 
@@ -109,7 +115,7 @@ def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
     assert killed is not None
     os.kill(killed, signal.SIGKILL)
     wait_for_exit_without_reaping(killed)
-    assert var_dot.grade("d").correct
+    assert default_checker().grade(var_dot, "d").correct
     assert checker_pid() not in (None, killed)
     assert is_gone(killed)
 
@@ -132,14 +138,14 @@ def test_no_answer_text_can_reach_the_test_requests(
 ) -> None:
     start_checker()
     pid = checker_pid()
-    verdict = var_dot.grade(answer)
+    verdict = default_checker().grade(var_dot, answer)
     assert not verdict.correct
     assert "in time" not in verdict.feedback
     assert checker_pid() == pid
 
 
 def test_closing_the_checker_leaves_no_process(checker: None, var_dot: TypedItem) -> None:
-    assert var_dot.grade("d").correct
+    assert default_checker().grade(var_dot, "d").correct
     pid = checker_pid()
     assert pid is not None
     close_checker()

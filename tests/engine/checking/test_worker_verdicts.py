@@ -8,7 +8,7 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.cards.typed import NumberItem, TypedItem
-from engine.checking.bounded import checker_pid, start_checker
+from engine.checking.bounded import checker_pid, default_checker, start_checker
 from engine.errors import AnswerError
 
 ANSWERS = [
@@ -59,7 +59,7 @@ def test_grading_happens_in_the_worker_process(store_home: Path) -> None:
     pid = checker_pid()
     assert pid is not None
     item = typed_item("15", "var-dot", store_home)
-    assert item.grade("d").correct
+    assert default_checker().grade(item, "d").correct
     assert checker_pid() == pid  # the same warm worker, not a new one per check
 
 

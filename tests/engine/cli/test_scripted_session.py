@@ -82,7 +82,7 @@ def test_hint_shows_the_hint_and_asks_again(run, store_home) -> None:
 def test_cram_leaves_the_schedule_alone(run, store_home) -> None:
     run("demo", input=ALL_RIGHT)
     before = json.loads(run("stats", "demo", "--json").stdout)
-    run("demo", "--cram", input="1\n2\n1\nx\nx\nx\nx\n")
+    run("demo", "--cram", input="1\n2\n1\n(T_q, d_k)\n0\n0\n(T_q, d_k)\n")
     after = json.loads(run("stats", "demo", "--json").stdout)
     assert after["due_per_day"] == before["due_per_day"]
     assert after["reviews"] == before["reviews"] + 7
@@ -241,7 +241,8 @@ def test_stats_and_list_show_reviews_by_kind_and_the_drills(run, store_home) -> 
 
 def test_unsuspend_brings_a_leech_back(run, store_home) -> None:
     # number-std missed four times in one session (each miss comes back while learning).
-    result = run("demo", "--tag", "variance", "--new", "1", input="x\n" * 6)
+    # (`9` is a wrong answer; an unreadable line would be asked again, not missed.)
+    result = run("demo", "--tag", "variance", "--new", "1", input="9\n" * 6)
     assert "suspended: number-std has been missed 4 times" in result.stdout
     assert "bring it back with `attnquiz unsuspend demo number-std`" in result.stdout
     assert "suspended" in run("list", "demo").stdout

@@ -1,0 +1,304 @@
+"""Judge a blank in NumPy code by what it computes, never by running it as Python.
+
+A cloze card over code (`S = Q @ {{K.T}} / np.sqrt(Q.shape[-1])`) accepts any piece that
+computes the same thing: `K.T`, `K.transpose()`, `np.swapaxes(K, 0, 1)` and `K.transpose(1, 0)`
+are one answer; `K.transpose(-2, -1)` (a no-op in NumPy) is not, and gets that explained. The
+card's code, with the blank filled by the reference and then by the learner's piece, is walked
+by a small interpreter of a whitelisted NumPy subset (arithmetic, `@`, attributes such as `.T`
+and `.shape`, and a list of NumPy functions and methods that cannot allocate more than their
+inputs) on random arrays, and the value of the statement holding the blank is compared. Python's
+own parser only builds the syntax tree; nothing is compiled or executed, and any construct
+outside the subset makes the piece unreadable, with a message that names it.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.checking.python_spelling import NO_OP_TRANSPOSE
+from engine.errors import AnswerError
+
+MAX_PIECE = 300
+TRIALS = 3
+# Dimensions of the random inputs: all different, so a swapped axis always shows.
+T_Q, T_K, D_K, D_V = 5, 7, 4, 3
+
+
+class _Failure(Exception):
+    """The code cannot be computed (a shape mismatch, a name that does not exist)."""
+
+
+@dataclass(frozen=True)
+class CodeVerdict:
+    same: bool
+    note: str = ""
+
+
+def judge_piece(code: str, reference: str, piece: str, blank: str) -> CodeVerdict | None:
+    """Compare `piece` with `reference` in `code`, where `blank` marks the blank.
+
+    Returns None when the card's own code is outside the subset (the caller then compares
+    text); raises AnswerError when the piece cannot be read.
+    """
+    if len(piece) > MAX_PIECE:
+        raise AnswerError(f"could not read this: keep the piece under {MAX_PIECE} characters")
+    piece = piece.strip().replace("−", "-").replace("∞", "np.inf")
+    try:
+        piece_tree = ast.parse(piece, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise AnswerError("could not read this: type one Python expression, such as K.T") from None
+    _refuse_outside_subset(piece_tree)
+    import numpy as np
+
+    stripped = code.strip("\n")
+    line = stripped[: stripped.index(blank)].count("\n") + 1 if blank in stripped else 0
+    same = True
+    note = ""
+    no_op = bool(re.search(r"\.transpose\(\s*(?:0\s*,\s*1|-2\s*,\s*-1)\s*\)", piece))
+    for trial in range(TRIALS):
+        try:
+            expected = _run(
+                code.replace(blank, f"({reference})"), np.random.default_rng(trial), line
+            )
+        except (_Failure, SyntaxError, ValueError, TypeError, ArithmeticError, RecursionError):
+            return None
+        try:
+            got = _run(code.replace(blank, f"({piece})"), np.random.default_rng(trial), line)
+        except _Failure as failure:
+            if str(failure).startswith("unknown:"):
+                raise AnswerError(f"could not read this: {str(failure)[8:]}") from None
+            return CodeVerdict(
+                False, _with_no_op(f"it cannot be computed here: {failure}", no_op, piece)
+            )
+        except (ValueError, TypeError, ArithmeticError, IndexError, RecursionError) as exc:
+            return CodeVerdict(False, _with_no_op(_cannot(exc), no_op, piece))
+        if not _same(expected, got):
+            same = False
+            break
+    if not same and no_op:
+        note = NO_OP_TRANSPOSE.format(call=piece)
+    return CodeVerdict(same, note)
+
+
+def _cannot(exc: Exception) -> str:
+    message = str(exc).split(" with gufunc")[0].split("\n")[0][:160]
+    if "mismatch" in message or "broadcast" in message or "aligned" in message:
+        return f"the shapes do not fit together here ({message})"
+    return f"it cannot be computed here ({type(exc).__name__}: {message})"
+
+
+def _with_no_op(message: str, no_op: bool, piece: str) -> str:
+    return f"{NO_OP_TRANSPOSE.format(call=piece)}; {message}" if no_op else message
+
+
+def _same(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    try:
+        left, right = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    except (TypeError, ValueError):
+        return bool(a == b)
+    if left.shape != right.shape:
+        return False
+    return bool(np.allclose(left, right, rtol=1e-9, atol=1e-12, equal_nan=True))
+
+
+def _refuse_outside_subset(tree: ast.AST) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and (node.id.startswith("_") or "__" in node.id):
+            raise AnswerError(f"could not read this: `{node.id}` is not a name of this code")
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise AnswerError(f"could not read this: `.{node.attr}` is not allowed")
+        if not isinstance(node, _ALLOWED_NODES):
+            raise AnswerError(
+                f"could not read this: `{type(node).__name__}` is not part of the NumPy this "
+                "checker reads; type an expression such as np.sqrt(Q.shape[-1])"
+            )
+
+
+_ALLOWED_NODES = (
+    ast.Expression, ast.Constant, ast.Name, ast.Load, ast.Attribute, ast.Subscript,
+    ast.Slice, ast.Tuple, ast.List, ast.Call, ast.keyword, ast.BinOp, ast.UnaryOp,
+    ast.operator, ast.unaryop,
+)  # fmt: skip
+
+
+# -- the interpreter ----------------------------------------------------------------------------
+def _run(code: str, rng: Any, line: int) -> Any:
+    """The value of the statement on `line` (1-based, counted in the code without its leading
+    and trailing blank lines), where the blank is; the last statement's if `line` is 0."""
+    tree = ast.parse(code.strip("\n"))
+    body = tree.body
+    env = _environment()
+    if len(body) == 1 and isinstance(body[0], ast.FunctionDef):
+        function = body[0]
+        defaults = function.args.defaults
+        names = [a.arg for a in function.args.args]
+        for offset, default in enumerate(defaults):
+            env[names[len(names) - len(defaults) + offset]] = _Evaluator(env).value(default)
+        for name in names:
+            env.setdefault(name, _input_for(name, rng))
+        body = function.body
+    result: Any = None
+    evaluator = _Evaluator(env)
+    for statement in body:
+        holds_blank = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+        if isinstance(statement, ast.Return) and statement.value is not None:
+            return evaluator.value(statement.value)
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                result = evaluator.value(statement.value)
+                env[target.id] = result
+                if holds_blank:
+                    return result
+                continue
+        if isinstance(statement, ast.Expr) and len(body) == 1:
+            return evaluator.value(statement.value)  # a piece on its own
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring
+        raise _Failure("the card's code is outside the subset")
+    return result
+
+
+def _environment() -> dict[str, Any]:
+    import numpy as np
+
+    return {"np": np, "numpy": np, "math": math, "inf": math.inf}
+
+
+def _input_for(name: str, rng: Any) -> Any:
+    shapes = {"Q": (T_Q, D_K), "K": (T_K, D_K), "V": (T_K, D_V), "q": (D_K,), "k": (D_K,)}
+    return rng.normal(size=shapes.get(name, (T_Q, T_K)))
+
+
+_NUMPY_FUNCTIONS = frozenset(
+    {"sqrt", "exp", "log", "power", "transpose", "swapaxes", "moveaxis", "matmul", "dot"}
+    | {"einsum", "max", "min", "amax", "amin", "sum", "mean", "subtract", "add", "multiply"}
+    | {"divide", "true_divide", "maximum", "minimum", "abs", "square", "array", "asarray"}
+    | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
+    | {"inf", "infty", "NINF", "newaxis"}
+)
+_MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow"})
+_ARRAY_METHODS = frozenset(
+    {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T", "mT"}
+    | {"shape", "ndim", "size"}
+)
+_BUILTINS: dict[str, Callable[..., Any]] = {
+    "len": len, "float": float, "int": int, "abs": abs, "max": max, "min": min,
+}  # fmt: skip
+
+
+class _Evaluator:
+    def __init__(self, env: dict[str, Any]) -> None:
+        self.env = env
+
+    def value(self, node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, int | float | bool | str) or node.value is None:
+                return node.value
+            raise _Failure("unknown:this kind of constant is not allowed")
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            if node.id in _BUILTINS:
+                return _BUILTINS[node.id]
+            raise _Failure(f"unknown:`{node.id}` is not a name this code defines")
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node)
+        if isinstance(node, ast.Subscript):
+            base = self.value(node.value)
+            index = self._index(node.slice)
+            return base[index]
+        if isinstance(node, ast.Tuple | ast.List):
+            items = [self.value(item) for item in node.elts]
+            return tuple(items) if isinstance(node, ast.Tuple) else items
+        if isinstance(node, ast.UnaryOp):
+            operand = self.value(node.operand)
+            if isinstance(node.op, ast.USub):
+                return -operand
+            if isinstance(node.op, ast.UAdd):
+                return +operand
+            raise _Failure("unknown:only - and + may come before a value")
+        if isinstance(node, ast.BinOp):
+            return self._binary(node)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        raise _Failure(f"unknown:`{type(node).__name__}` is not allowed")
+
+    def _index(self, node: ast.AST) -> Any:
+        if isinstance(node, ast.Slice):
+            parts = [
+                None if p is None else self.value(p) for p in (node.lower, node.upper, node.step)
+            ]
+            return slice(*parts)
+        if isinstance(node, ast.Tuple):
+            return tuple(self._index(item) for item in node.elts)
+        return self.value(node)
+
+    def _attribute(self, node: ast.Attribute) -> Any:
+        import numpy as np
+
+        base = self.value(node.value)
+        name = node.attr
+        if base is np:
+            if name in {"inf", "infty", "Inf", "Infinity", "PINF"}:
+                return np.inf
+            if name == "NINF":
+                return -np.inf
+            if name in _NUMPY_FUNCTIONS and hasattr(np, name):
+                return getattr(np, name)
+            raise _Failure(f"unknown:`np.{name}` is not part of the NumPy this checker reads")
+        if base is math:
+            if name in _MATH_FUNCTIONS:
+                return getattr(math, name)
+            raise _Failure(f"unknown:`math.{name}` is not part of what this checker reads")
+        if isinstance(base, np.ndarray | np.generic) and name in _ARRAY_METHODS:
+            return getattr(base, name)
+        raise _Failure(f"unknown:`.{name}` is not part of the NumPy this checker reads")
+
+    def _binary(self, node: ast.BinOp) -> Any:
+        left, right = self.value(node.left), self.value(node.right)
+        op = node.op
+        if any(isinstance(x, str | list | tuple | bytes) for x in (left, right)):
+            raise _Failure("unknown:arithmetic on text or lists is not allowed")
+        both_whole = isinstance(left, int) and isinstance(right, int)
+        if isinstance(op, ast.Pow) and both_whole and (abs(right) > 64 or abs(left) > 10**6):
+            raise _Failure("the power is too large")
+        operations: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+            ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+            ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b,
+            ast.Pow: lambda a, b: a**b, ast.MatMult: lambda a, b: a @ b,
+            ast.FloorDiv: lambda a, b: a // b,
+        }  # fmt: skip
+        if type(op) not in operations:
+            raise _Failure("unknown:this operator is not allowed")
+        import numpy as np
+
+        with np.errstate(all="ignore"):
+            return operations[type(op)](left, right)
+
+    def _call(self, node: ast.Call) -> Any:
+        import numpy as np
+
+        function = self.value(node.func)
+        args = [self.value(a) for a in node.args]
+        kwargs = {}
+        for keyword in node.keywords:
+            if keyword.arg not in {"axis", "keepdims", "axes"}:
+                raise _Failure(f"unknown:the keyword `{keyword.arg}=` is not allowed here")
+            kwargs[keyword.arg] = self.value(keyword.value)
+        texts = {"inf", "-inf", "+inf", "nan", "infinity"}
+        if function is float and args and isinstance(args[0], str) and args[0].lower() not in texts:
+            raise _Failure("unknown:float() of that text is not allowed")
+        if function is np.einsum and (not args or not isinstance(args[0], str)):
+            raise _Failure("unknown:np.einsum needs its subscripts first")
+        if not callable(function):
+            raise _Failure("unknown:that is not a function")
+        with np.errstate(all="ignore"):
+            return function(*args, **kwargs)

@@ -1,0 +1,289 @@
+"""Judge a typed number: chains, labels, working in brackets, units, rounding.
+
+`check_number` reads what learners write for a number: `22.6`, `√512 ≈ 22.6`, `σ = 22.6`,
+`8 (√64)`, `0.471 (= 1.781/3.781)`, `66%`, `forty`, `16 MiB`, `16384 KiB`, `d_k/4 = 10 → d_k = 40`.
+The last link of a chain is the answer; every other link that can be read must be within the
+tolerance too (a false link is named); the left side, when it names a quantity, must name what
+the question asks (`asked`); working in brackets after a number must agree with it (its
+disagreement is named), while a bracketed remark in words is ignored; an answer with a unit is
+converted to the question's unit with pint, and a unit of another kind is wrong.
+
+How close is right: a `Precision` (N decimals or N significant figures, stated by the item and
+shown in its prompt) makes the true value rounded that way the answer, any typed value that
+rounds to it is right (more digits are fine), and a near miss is told the rounded value; without
+one, `abs_tol` / `rel_tol` (banks of format 1) decide.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from engine.checking.asked import judge_label
+from engine.checking.expression import _evaluate_number, pretty
+from engine.checking.python_spelling import rewrite
+from engine.checking.safe_ast import check_size
+from engine.checking.statement import (
+    Chain,
+    has_words,
+    is_plain_number,
+    number_word,
+    split_chain,
+    trailing_group,
+)
+from engine.errors import AnswerError
+from engine.verdict import Verdict
+
+# `above 40`, `at least 40`: a threshold asked for as a number.
+_THRESHOLD = re.compile(
+    r"^(?:above|over|at least|more than|greater than|beyond|from)\s+", re.IGNORECASE
+)
+# How far off, in steps of the last required digit, an answer still counts as the right idea.
+NEAR_MISS_STEPS = 5
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How the answer must be rounded: `decimals` places or `significant` figures."""
+
+    decimals: int | None = None
+    significant: int | None = None
+
+    def half_step(self, value: float) -> float:
+        """Half a unit of the last digit that must be right, for `value`."""
+        if self.decimals is not None:
+            return 0.5 * 10.0 ** (-self.decimals)
+        assert self.significant is not None
+        if value == 0:
+            return 0.0
+        exponent = math.floor(math.log10(abs(value)))
+        return 0.5 * 10.0 ** (exponent - self.significant + 1)
+
+    def rounded(self, value: float) -> str:
+        if self.decimals is not None:
+            return f"{value:.{self.decimals}f}"
+        assert self.significant is not None
+        return f"{value:.{self.significant}g}"
+
+    def words(self) -> str:
+        if self.decimals is not None:
+            if self.decimals == 0:
+                return "to the nearest whole number"
+            return f"to {self.decimals} decimal{'s' if self.decimals != 1 else ''}"
+        return f"to {self.significant} significant figure{'s' if self.significant != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    abs_tol: float | None = None
+    rel_tol: float | None = None
+    precision: Precision | None = None
+
+    def allowed(self, expected: float) -> float:
+        if self.precision is not None:
+            return self.precision.half_step(expected) * (1 + 1e-9) + 1e-15
+        if self.abs_tol is None and self.rel_tol is None:
+            return 1e-9 * max(1.0, abs(expected))
+        return max(self.abs_tol or 0.0, (self.rel_tol or 0.0) * abs(expected))
+
+
+@dataclass(frozen=True)
+class _Reading:
+    value: float
+    shown: str
+    problem: str | None = None  # working in brackets that disagrees, a unit of another kind
+    converted: str = ""  # `16 GiB = 16384 MiB` when the answer was in another unit
+
+
+def check_number(
+    answer: str,
+    expected: float,
+    *,
+    abs_tol: float | None = None,
+    rel_tol: float | None = None,
+    precision: Precision | None = None,
+    unit: str | None = None,
+    question: str = "",
+) -> Verdict:
+    """Grade a typed number against `expected` (see the module docstring).
+
+    `unit` is the unit the question asks in (None: a plain number); `question` is its text,
+    against which a left side such as `σ = ...` is judged.
+    """
+    tolerance = Tolerance(abs_tol, rel_tol, precision)
+    try:
+        check_size(answer)  # before splitting, so hostile text costs nothing
+        chain = split_chain(rewrite(answer).text, colon=False)
+        links, label_problem = _without_label(chain, question, unit)
+        readings: list[_Reading | None] = []
+        for position, link in enumerate(links):
+            last = position == len(links) - 1
+            try:
+                readings.append(_read(link, unit, tolerance))
+            except AnswerError:
+                if last:
+                    raise
+                readings.append(None)  # working in words between the links: not checked
+    except AnswerError as error:
+        return Verdict(correct=False, valid=False, feedback=str(error))
+    final = readings[-1]
+    assert final is not None
+    shown = " = ".join(r.shown for r in readings if r is not None)
+    allowed = tolerance.allowed(expected)
+
+    def wrong(feedback: str) -> Verdict:
+        return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
+
+    if label_problem:
+        return wrong(label_problem)
+    problems = [r.problem for r in readings if r is not None and r.problem]
+    if problems:
+        return wrong(problems[0])
+    if abs(final.value - expected) > allowed:
+        miss = _miss(final.value, expected, tolerance)
+        if final.converted:
+            miss = f"in the unit the question asks for, {final.converted}: {miss}"
+        return wrong(miss)
+    for link, reading in zip(links[:-1], readings[:-1], strict=True):
+        if reading is not None and abs(reading.value - expected) > allowed:
+            return wrong(f"the step `{link}` does not hold: it is {_format(reading.value)}")
+    precise = math.isclose(final.value, expected, rel_tol=1e-9, abs_tol=1e-12)
+    feedback = "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
+    return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+
+
+def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[str], str]:
+    links = list(chain.links)
+    if len(links) < 2:
+        return links, ""
+    verdict = judge_label(links[0], question)
+    if verdict.judgement == "other":
+        return links[1:], verdict.message
+    if verdict.judgement == "asked":
+        return links[1:], ""
+    try:
+        _read(links[0], unit, Tolerance())
+    except AnswerError:
+        return links[1:], ""  # a label the question does not mention: `T = 8`, `FLOPs = ...`
+    return links, ""
+
+
+def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
+    text = number_word(_THRESHOLD.sub("", link.strip(), count=1))
+    group = trailing_group(text)
+    # `8 (√64)` is a number with its working and `0 (by symmetry)` one with a remark; `ln (x)`
+    # is a call.
+    if group is not None and (is_plain_number(group[0]) or has_words(group[1])):
+        head, inner = group
+        head_reading = _read(head, unit, tolerance)
+        working = _working_value(inner, unit)
+        if working is None:
+            return head_reading  # a remark in words: `0 (by symmetry)`
+        if not _agrees(working, head_reading.value, head):
+            gives = f"{_format(working)}, not {_format(head_reading.value)}"
+            problem = f"your working `{inner}` gives {gives}"
+            return _Reading(head_reading.value, head_reading.shown, problem)
+        return head_reading
+    text = _plain_spellings(text)
+    percent = re.fullmatch(r"(.*\d)\s*%", text)
+    if percent:
+        value = _value(percent.group(1))[1] / 100
+        return _Reading(value, f"{_format(value)} ({text})")
+    try:
+        expr, value = _value(text)
+    except AnswerError:
+        split = _split_unit(text)
+        if split is None:
+            raise
+        number, typed_unit = split
+        return _with_unit(number, typed_unit, unit)
+    return _Reading(
+        value, _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
+    )
+
+
+def _with_unit(number: str, typed_unit: str, unit: str | None) -> _Reading:
+    from engine.checking.units import UnitMismatch, convert
+
+    _, value = _value(number)
+    if unit is None:
+        raise AnswerError(
+            "could not read this: the question asks for a plain number; "
+            f"type it without `{typed_unit}`"
+        )
+    try:
+        converted = convert(value, typed_unit, unit)
+    except UnitMismatch as mismatch:
+        return _Reading(value, f"{_format(value)} {typed_unit}", str(mismatch))
+    shown = f"{_format(value)} {typed_unit}"
+    if typed_unit.strip() != unit:
+        conversion = f"{shown} is {_format(converted)} {unit}"
+        shown += f" = {_format(converted)} {unit}"
+        return _Reading(converted, shown, converted=conversion)
+    return _Reading(converted, shown)
+
+
+def _split_unit(text: str) -> tuple[str, str] | None:
+    from engine.checking.units import TRAILING_UNIT, known_unit
+
+    match = TRAILING_UNIT.search(text)
+    if match is None or match.start() == 0:
+        return None
+    number, typed = text[: match.start()].strip(), match.group(1).strip()
+    if not number or typed in {"e", "pi", "inf"} or not known_unit(typed):
+        return None
+    return number, typed
+
+
+def _working_value(inner: str, unit: str | None) -> float | None:
+    """The value of bracketed working (`= √64`, `4 × 10`), None if it is words."""
+    chain = split_chain(inner)
+    for link in reversed(chain.links):
+        if not link or has_words(link):
+            continue
+        try:
+            return _read(link, unit, Tolerance()).value
+        except AnswerError:
+            continue
+    return None
+
+
+def _agrees(working: float, value: float, typed: str) -> bool:
+    """Whether working agrees with the number it explains, to the digits that number shows."""
+    plain = typed.strip().lstrip("+-−")
+    if is_plain_number(plain) and "." in plain and "e" not in plain.lower():
+        decimals = len(plain.split(".")[1].rstrip("%"))
+        # Working done with rounded numbers (e^0.577) may be off in the last digit or so.
+        allowed = max(0.5 * 10.0**-decimals * (1 + 1e-9), 2e-3 * abs(value))
+        return abs(working - value) <= allowed
+    return math.isclose(working, value, rel_tol=1e-6, abs_tol=1e-12)
+
+
+def _plain_spellings(text: str) -> str:
+    text = re.sub(r"(?<=\d)\s*[xX]\s*(?=10\s*(?:\^|\*\*))", "*", text)  # 4.5x10^-5
+    if re.fullmatch(r"[-+]?\d+,\d{1,2}", text.strip()):  # 22,6: a decimal comma
+        text = text.replace(",", ".")
+    return text
+
+
+def _value(text: str) -> tuple[Any, float]:
+    return _evaluate_number(text, None)
+
+
+def _miss(value: float, expected: float, tolerance: Tolerance) -> str:
+    precision = tolerance.precision
+    if precision is not None:
+        step = 2 * precision.half_step(expected)
+        if abs(value - expected) <= NEAR_MISS_STEPS * step:
+            return (
+                f"right idea, but {precision.words()} it is {precision.rounded(expected)}, "
+                f"not {_format(value)}"
+            )
+        return f"{_format(value)} is not {precision.rounded(expected)} ({precision.words()})"
+    return f"{_format(value)} is not within {tolerance.allowed(expected):.3g} of the answer"
+
+
+def _format(value: float) -> str:
+    return f"{value:.6g}"

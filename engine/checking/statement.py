@@ -1,0 +1,148 @@
+"""Split a typed answer into what it states: an optional left side, a chain of links, a remark.
+
+Learners answer as they would on paper: `Var(q·k) = d_k`, `√512 ≈ 22.6`,
+`2T²d_k/(8Td_k + 8T²) = Td_k/(4(d_k+T))`, `d_k/4 = 10 → d_k = 40`, `8 (√64)`,
+`0 (each term has mean 0)`. This module only splits the text; what each piece means is decided
+by the checker of the item's kind (expression, number), which reads each link with the safe
+reader and judges the left side with `asked`.
+
+- Implications (`→`, `⇒`, `=>`, `;`, `so`, `hence`, `therefore`) separate statements: the last
+  one is the answer (`T d_k / (4 (d_k + T)) → d_k / 4` answers with d_k / 4).
+- Relations (`=`, `≈`, `~=`, `>`, `≥`, `:` ...) at the top level separate the links of a chain;
+  the last link is the answer, every `=` link must hold, and the first link may be a label.
+- A leading `≈`, `~` or `about` marks a rounded value; it is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
+_RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
+_APPROXIMATELY = re.compile(
+    r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE
+)
+# `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
+_TRAILING = re.compile(
+    r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
+)
+# `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+_QUALIFIER = re.compile(
+    r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
+)
+EXACT = "="
+# The relations after which a link must equal the next one exactly.
+_EXACT_RELATIONS = {"=", "=="}
+
+
+@dataclass(frozen=True)
+class Chain:
+    """`links[0] rel[0] links[1] rel[1] ... links[-1]`; the last link is the answer."""
+
+    links: tuple[str, ...]
+    relations: tuple[str, ...]
+
+    @property
+    def answer(self) -> str:
+        return self.links[-1]
+
+    def exact_after(self, index: int) -> bool:
+        """Whether link `index` is stated to be exactly equal to the next one."""
+        return self.relations[index] in _EXACT_RELATIONS
+
+
+def split_chain(text: str, *, colon: bool = True) -> Chain:
+    """The last statement of `text`, split into its links (see the module docstring)."""
+    statement = _last_statement(text)
+    statement = _APPROXIMATELY.sub("", statement, count=1)
+    statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
+    links, relations = [], []
+    depth, start = 0, 0
+    i = 0
+    while i < len(statement):
+        char = statement[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0:
+            match = _RELATION.match(statement, i)
+            if match and (colon or match.group() != ":"):
+                links.append(statement[start:i].strip())
+                relations.append("=" if match.group() == "==" else match.group())
+                i = start = match.end()
+                continue
+        i += 1
+    links.append(statement[start:].strip())
+    # `≈ 22.6` after a relation is a rounded value too; `= ` before anything is a stray sign.
+    while len(links) > 1 and not links[0]:
+        links.pop(0)
+        relations.pop(0)
+    return Chain(tuple(links), tuple(relations))
+
+
+def _last_statement(text: str) -> str:
+    parts, depth, start = [], 0, 0
+    for match in _IMPLICATION.finditer(text):
+        depth = _depth(text[: match.start()])
+        if depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    nonempty = [part for part in parts if part.strip()]
+    return nonempty[-1] if nonempty else text
+
+
+def _depth(text: str) -> int:
+    return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
+
+
+def trailing_group(text: str) -> tuple[str, str] | None:
+    """`8 (√64)` -> ("8", "√64"): the head and the inside of a bracket that ends the text and is
+    set apart by a space (or follows a plain number); None when there is none."""
+    text = text.rstrip()
+    if not text.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth == 0:
+            head = text[:i]
+            if not head.strip():
+                return None
+            if head.endswith((" ", "\t")) or _PLAIN_NUMBER.fullmatch(head.strip()):
+                return head.strip(), text[i + 1 : -1].strip()
+            return None
+    return None
+
+
+_PLAIN_NUMBER = re.compile(r"[-+−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?")
+
+
+def is_plain_number(text: str) -> bool:
+    return bool(_PLAIN_NUMBER.fullmatch(text.strip()))
+
+
+def has_words(text: str, known: frozenset[str] = frozenset()) -> bool:
+    """Whether `text` holds prose: a word of two or more letters that is not a known name."""
+    words = re.findall(r"(?<![A-Za-z_\\])[A-Za-z]{2,}(?![A-Za-z_(])", text)
+    return any(word not in known and word.lower() not in _MATH_WORDS for word in words)
+
+
+_MATH_WORDS = frozenset(
+    {"sqrt", "exp", "log", "ln", "sin", "cos", "tan", "softmax", "max", "min", "abs", "pi"}
+    | {"inf", "frac", "cdot", "times", "top", "var", "std", "np", "math"}
+)
+
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "sixteen": "16", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50",
+    "sixty-four": "64", "hundred": "100", "half": "1/2", "a half": "1/2", "one half": "1/2",
+}  # fmt: skip
+
+
+def number_word(text: str) -> str:
+    """`zero` -> `0`: a number written as a word, else the text unchanged."""
+    return NUMBER_WORDS.get(text.strip().lower(), text)
