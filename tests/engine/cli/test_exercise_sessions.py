@@ -92,7 +92,7 @@ def test_a_missing_file_is_not_an_answer_and_the_card_is_asked_again(
     good = tmp_path / "good.py"
     good.write_text(GOOD)
     result = run("ex", input=f"{tmp_path / 'nope.py'}\n{good}\n")
-    assert "not a file" in " ".join((result.stdout + result.stderr).split())
+    assert "no such file" in " ".join((result.stdout + result.stderr).split())
     assert grades(store_home) == [("my-softmax", 3)]
 
 
