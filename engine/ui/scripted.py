@@ -82,6 +82,7 @@ class ScriptedFrontend:
         unreadable = 0
         graded, verdict = Grade.AGAIN, None
         hinted = False
+        hints_given = 0
         while True:
             line = read_script_line(self.stdin, self.err)
             text = line.strip()
@@ -95,8 +96,11 @@ class ScriptedFrontend:
                 self._print("nothing to undo")
                 continue
             if text == ":hint":
-                self._print(self._plain(f"hint: {item.hint or 'no hint for this one'}"))
-                hinted = hinted or bool(item.hint)
+                steps = item.hint_steps()  # gentlest first; each :hint gives the next one
+                shown = steps[min(hints_given, len(steps) - 1)] if steps else None
+                hints_given += 1
+                self._print(self._plain(f"hint: {shown or 'no hint for this one'}"))
+                hinted = hinted or bool(shown)
                 continue
             graded, verdict = grade_answer(question, text, session.checker)
             if asks_again(item, verdict) and unreadable < UNREADABLE_TRIES - 1:

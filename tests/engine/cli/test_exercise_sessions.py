@@ -156,3 +156,16 @@ def test_lint_checks_the_learners_exercise_like_the_built_in_ones(store_home: Pa
     )
     assert result.returncode == 2
     assert "reference solution does not pass" in result.stdout + result.stderr
+
+
+def test_hints_come_one_at_a_time_and_a_pass_after_one_suggests_hard(
+    run, store_home, tmp_path
+) -> None:
+    add_bank(store_home)
+    good = tmp_path / "good.py"
+    good.write_text(GOOD)
+    result = run("ex", input=f":hint\n:hint\n{good}\n")
+    out = " ".join(result.stdout.split())
+    assert "hint: Subtract each slice's max." in out
+    assert "hint: e = np.exp(x - x.max(axis=axis, keepdims=True))" in out
+    assert grades(store_home) == [("my-softmax", 2)]
