@@ -30,7 +30,7 @@ from engine.ui.prompt_text import plain_text
 from engine.ui.script_line import read_script_line
 from engine.verdict import Verdict
 
-# After this many unreadable lines in a row, a typed question counts as Again (SPEC.md).
+# After this many unreadable lines in a row, a typed question counts as Again (docs/spec.md).
 UNREADABLE_TRIES = 3
 
 

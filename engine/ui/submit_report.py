@@ -34,7 +34,7 @@ def show_grade(grade: Grade) -> None:
     if grade.called_as:
         console.print(Text(f"called with {grade.called_as}", style="dim"))
     if grade.message:
-        console.print(literal(grade.message), soft_wrap=True)
+        console.print(literal(grade.message))
     if grade.cases:
         table = Table(box=None, show_header=True, header_style="bold")
         table.add_column("")
@@ -46,10 +46,8 @@ def show_grade(grade: Grade) -> None:
         console.print(table)
         failing = next((case for case in grade.cases if not case.passed), None)
         if failing is not None:
-            # In full on one line: the table wraps long messages.
-            console.print(
-                literal(f"first failure, {failing.name}: {failing.message}"), soft_wrap=True
-            )
+            # In full, wrapped to the terminal: the table's column cuts long messages short.
+            console.print(literal(f"first failure, {failing.name}: {failing.message}"))
     for name in grade.diagnosis:
         # The learner reads the explanation; the mistake's id is for --json and scripts.
         console.print(Text.assemble(("mistake: ", "bold yellow"), EXPLANATIONS.get(name, name)))

@@ -35,9 +35,11 @@ NESTED = {
     "complex keys": HEADER + "  - " + "? " * _LEVELS + "x\n",
     "flow inside block": HEADER + "  - " + "a: [" * _LEVELS + "\n",
 }
-_CLI = "import sys, resource; from engine.cli import main; code = main(sys.argv[1:]); " + (
-    "print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); "
-    "sys.exit(code)"
+# The peak is read from /proc/self/status (VmHWM, this program's own address space since its
+# exec): ru_maxrss would carry over the peak of the forked pytest process it was started from.
+_CLI = "import sys; from engine.cli import main; code = main(sys.argv[1:]); " + (
+    "peak = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]; "
+    "print('MAXRSS', peak, file=sys.stderr); sys.exit(code)"
 )
 
 
