@@ -173,8 +173,11 @@ def test_a_pass_is_timed_against_the_reference_solution_and_the_kernel(
     code, out, err = attnquiz(capsys, "submit", str(mine), "--exercise", "attention", "--json")
     report = json.loads(out)
     assert code == 0 and report["passed"]
-    rows = report["timing"]["sizes"]
-    assert rows and all(r["vs_reference"] > 0 and r["vs_kernel"] is not None for r in rows)
+    timing = report["timing"]
+    rows = timing["sizes"]
+    assert rows and all(r["vs_reference"] > 0 for r in rows)
+    # The kernel is timed beside them, or a note says why it could not be.
+    assert all(r["vs_kernel"] is not None for r in rows) or timing["notes"]
     assert "timing T =" in err  # progress is shown while it times
 
 
