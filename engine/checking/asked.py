@@ -41,6 +41,9 @@ class Verdict:
     message: str = ""
 
 
+_DOUBLE_BRACKET = re.compile(r"([(\[{])\s*\(([^()]*)\)\s*([)\]}])")
+
+
 def judge_label(label: str, question: str) -> Verdict:
     """Whether `label`, the left side of an answer, names what `question` asks for."""
     spaced, bare = _canonical(label)
@@ -86,12 +89,17 @@ def judge_label(label: str, question: str) -> Verdict:
 def _canonical(text: str) -> tuple[str, str]:
     """A comparable form: ASCII, lower case, products and dots dropped; with single spaces
     between words (`spaced`) and with none (`bare`)."""
+    from engine.checking.big_operators import expand_big_operators
     from engine.checking.typography import to_ascii
 
     try:
-        plain = to_ascii(text)
+        plain = to_ascii(expand_big_operators(text))
     except AnswerError:
         plain = text
+    while True:  # `E[(q*k)]` from a sum read as a dot product is E[q*k]
+        plain, count = _DOUBLE_BRACKET.subn(r"\1\2\3", plain)
+        if not count:
+            break
     plain = plain.replace("∂", "d").replace("√", "sqrt").replace("\\", "").lower()
     plain = plain.replace("[", "(").replace("]", ")")
     plain = re.sub(r"(?<=[a-z0-9_)])\s*[*·.]\s*(?=[a-z(])", " ", plain)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
+from engine.checking.big_operators import expand_big_operators
 from engine.checking.safe_ast import CONSTANT_NAMES, FUNCTION_ALIASES, FUNCTION_NAMES
 from engine.checking.typography import TRANSPOSE_MARK, to_ascii
 from engine.errors import AnswerError
@@ -56,6 +57,7 @@ def normalise(
     them is always a transpose). Raises AnswerError for LaTeX that cannot be read.
     """
     names = _NameTable(symbols, aliases or {})
+    text = expand_big_operators(text, names.single)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     tokens = _mark_transposes(tokens, names, set(matrices))
     tokens = names.resolve(tokens)
@@ -263,6 +265,7 @@ def names_used(
     declared, and the `T` of `K^T` counts as a transpose unless T is declared.
     """
     names = _NameTable(symbols, aliases or {})
+    text = expand_big_operators(text, names.single)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     tokens = names.resolve(_mark_transposes(tokens, names, set(matrices)))
     return {

@@ -1,0 +1,184 @@
+"""Read sums and products over an index letter, `Σ_{i=1}^{n} f` and `\\prod_{j=1}^{n} f`.
+
+Learners write the count of a repeated term as a sum: `Σ_{i=1}^{d_k} 1` for Var(q·k),
+`\\sum_{i=1}^{T}\\sum_{j=1}^{T} 2 d_k` for the FLOPs of Q Kᵀ, `sum_{j=1}^{i} 1` for the keys a
+causal query sees. Whatever letter names the index, a sum over it of a term that does not depend
+on it is the term times the number of values the index takes, and a product is the term to that
+power. This pass rewrites such sums (innermost first) into that arithmetic, as plain text, before
+the rest of the reading; nothing is evaluated. A sum without bounds, or one whose term depends on
+its index (`Σ_j q_j k_j`), is left as written for the parser to refuse by name.
+
+Spellings read: `Σ`, `∑`, `\\sum`, `sum`, `Π`, `∏`, `\\prod`, `prod`; then the index as `_i`,
+`_{i=1}` or `_(i=1)`, then the upper bound as `^n`, `^{n}` or `^(n)` (either order, with an
+optional `\\limits`); the term runs to the next `+`, `-`, relation or comma outside brackets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+# Bounds that keep this pass linear in practice: each sum may re-read the terms after it.
+MAX_OPERATORS = 6
+MAX_LENGTH = 2000
+_OPERATOR = re.compile(r"(?:\\sum|\\prod|Σ|∑|∏|Π|(?<![A-Za-z0-9_\\])(?:sum|prod)(?=\s*_))")
+_LIMITS = re.compile(r"\s*\\(?:limits|nolimits)(?![A-Za-z])")
+_INDEX = re.compile(r"\s*([A-Za-z])\s*(?:=\s*(.+))?\s*$", re.DOTALL)
+_SUBSCRIPT_INDEX = dict(zip("ᵢⱼₖₗₘₙ", "ijklmn", strict=True))
+# A word as the term may spell it: a name with an optional subscript, `q_i`, `d_k`, `A_{ij}`.
+_WORD = re.compile(r"[A-Za-z]+(?:_(?:\{[A-Za-z0-9, ]*\}|[A-Za-z0-9]+))?")
+# The term of a dot product written as a sum: `q_i k_i`, `q_i*k_i`, `q_i · k_i`, `q_{i} k_{i}`.
+_DOT_TERM = re.compile(
+    r"([A-Za-z])_\{?([A-Za-z])\}?\s*(?:[*·⋅]|\\cdot)?\s*([A-Za-z])_\{?([A-Za-z])\}?"
+)
+_TERM_ENDS = {"+", "-", "=", "≈", ",", "<", ">", "≤", "≥", "−", "–"}
+
+
+def expand_big_operators(text: str, known: Collection[str] = ()) -> str:
+    """Rewrite every bounded sum or product whose term does not depend on its index.
+
+    `known` holds the question's multi-letter symbols (`d_k`): their subscript is part of their
+    name, so `d_k` does not depend on an index `k`.
+    """
+    operators = len(_OPERATOR.findall(text))
+    if not operators or operators > MAX_OPERATORS or len(text) > MAX_LENGTH:
+        return text  # more sums than any answer has are left for the parser to refuse
+    return _expand(text, frozenset(known), depth=0)
+
+
+def _expand(text: str, known: frozenset[str], depth: int) -> str:
+    out: list[str] = []
+    i = 0
+    while True:
+        match = _OPERATOR.search(text, i)
+        if match is None:
+            out.append(text[i:])
+            return "".join(out)
+        rewritten = _rewrite_one(text, match, known, depth)
+        if rewritten is None:
+            out.append(text[i : match.end()])
+            i = match.end()
+            continue
+        replacement, end = rewritten
+        out.append(text[i : match.start()])
+        out.append(replacement)
+        i = end
+
+
+def _rewrite_one(
+    text: str, match: re.Match[str], known: frozenset[str], depth: int
+) -> tuple[str, int] | None:
+    is_product = "prod" in match.group() or match.group() in {"Π", "∏"}
+    i = match.end()
+    index_spec = upper = None
+    for _ in range(3):  # `_{...}`, `^{...}` and `\limits`, in either order
+        limits = _LIMITS.match(text, i)
+        if limits:
+            i = limits.end()
+            continue
+        j = i
+        while j < len(text) and text[j] == " ":
+            j += 1
+        if j < len(text) and text[j] in _SUBSCRIPT_INDEX and index_spec is None:
+            index_spec, i = _SUBSCRIPT_INDEX[text[j]], j + 1
+        elif j < len(text) and text[j] in "_^":
+            group = _group(text, j + 1)
+            if group is None:
+                return None
+            if text[j] == "_" and index_spec is None:
+                index_spec, i = group
+            elif text[j] == "^" and upper is None:
+                upper, i = group
+            else:
+                return None
+        else:
+            break
+    spec = _INDEX.match(index_spec or "")
+    if spec is None:
+        return None
+    letter, lower = spec.group(1), (spec.group(2) or "1").strip()
+    end = _term_end(text, i)
+    term = text[i:end].strip()
+    if not term:
+        return None
+    dot = _DOT_TERM.match(term)
+    rest = term[dot.end() :].strip() if dot else ""
+    if (
+        dot
+        and not is_product
+        and dot.group(2) == letter == dot.group(4)
+        and (not rest or (rest[0] in "*/" and not _depends_on(rest, letter, known)))
+    ):
+        # Σ_i q_i k_i is the dot product q·k, whatever the index letter and bounds; a factor
+        # that does not depend on the index comes out of the sum.
+        return f"(({dot.group(1)}*{dot.group(3)}){rest})", end
+    if upper is None:
+        return None  # without bounds the number of terms is unknown
+    term = _expand(term, known, depth + 1)
+    if _depends_on(term, letter, known) or _depends_on(upper, letter, known):
+        return None
+    count = f"(({upper}) - ({lower}) + 1)"
+    if is_product:
+        return f"(({term})^{count})", end
+    return f"({count}*({term}))", end
+
+
+def _group(text: str, i: int) -> tuple[str, int] | None:
+    """The group after `_` or `^`: `{...}`, `(...)`, or one name or number."""
+    while i < len(text) and text[i] == " ":
+        i += 1
+    if i >= len(text):
+        return None
+    if text[i] in "{(":
+        closing = "}" if text[i] == "{" else ")"
+        depth = 0
+        for j in range(i, len(text)):
+            if text[j] in "{(":
+                depth += 1
+            elif text[j] in "})":
+                depth -= 1
+                if depth == 0:
+                    return (text[i + 1 : j], j + 1) if text[j] == closing else None
+        return None
+    word = re.compile(r"[A-Za-z](?:_[A-Za-z0-9]+)?|\d+").match(text, i)
+    return (word.group(), word.end()) if word else None
+
+
+def _term_end(text: str, i: int) -> int:
+    """Where the term of a sum that starts at `i` ends."""
+    depth = 0
+    j = i
+    seen_operand = False
+    while j < len(text):
+        char = text[j]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return j
+            depth -= 1
+        elif depth == 0 and char in _TERM_ENDS and seen_operand:
+            return j
+        if not char.isspace():
+            seen_operand = True
+        j += 1
+    return j
+
+
+def _depends_on(term: str, letter: str, known: frozenset[str]) -> bool:
+    """Whether `term` uses the index `letter`, alone or in a subscript (`q_i`, `A_{ij}`)."""
+    for word in _WORD.finditer(term):
+        if term[max(word.start() - 1, 0)] == "\\" and word.start() > 0:
+            continue  # a LaTeX command such as \frac or \sqrt
+        name = word.group()
+        if name == letter:
+            return True
+        base, _, subscript = name.partition("_")
+        if not subscript:
+            continue
+        plain = base + "_" + subscript.strip("{}").replace(",", "").replace(" ", "")
+        if plain in known or name in known:
+            continue
+        if letter in subscript:
+            return True
+    return any(mark == letter for mark in (_SUBSCRIPT_INDEX.get(c) for c in term))
