@@ -40,3 +40,10 @@ def test_the_wheel_ships_every_bank_and_the_type_marker(tmp_path: Path) -> None:
     assert banks and banks <= names
     assert "engine/py.typed" in names
     assert "engine/cli.py" in names
+    # Every module ships: a subpackage missing from `[tool.setuptools] packages` would not.
+    modules = {
+        str(p.relative_to(ROOT))
+        for package in ("engine", "attention_ref")
+        for p in (ROOT / package).rglob("*.py")
+    }
+    assert modules - names == set()

@@ -14,8 +14,7 @@ from engine.exit_codes import EXIT_OK
 
 
 def run_export(set_name: str, anki: Path, with_schedule: bool, data_dir: Path | None) -> int:
-    from engine.export.anki_deck import export_anki
-    from engine.export.anki_package import check_target
+    from engine.export.anki import check_target, export_anki
 
     now = make_clock()()
     target = check_target(anki.expanduser())  # before the slow part: a bad path fails at once

@@ -127,8 +127,8 @@ def test_a_derivation_drill_shows_its_authors_text_literally() -> None:
 
 
 def test_the_timed_and_rapid_drills_show_their_titles_literally(store_home: Path) -> None:
-    from engine.drills.rapid_file import load_rapid_drill, rapid_drill_file
-    from engine.drills.rapid_view import InteractiveRapidFrontend
+    from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
+    from engine.drills.rapid.view import InteractiveRapidFrontend
 
     found = rapid_drill_file("15", store_home)
     assert found is not None
@@ -138,7 +138,7 @@ def test_the_timed_and_rapid_drills_show_their_titles_literally(store_home: Path
     assert SHOWN in out.getvalue()
     assert "evil.example\x1b" not in out.getvalue()
 
-    from engine.drills.timed_view import InteractiveTimedFrontend
+    from engine.drills.timed.view import InteractiveTimedFrontend
 
     # begin() reads the title, the set, the parts and the limit only.
     timed = SimpleNamespace(title=PAYLOAD, set_name="15", parts=[1, 2], limit_seconds=60)

@@ -18,7 +18,7 @@ from engine.drills.countdown import (
     live_countdown,
     status_text,
 )
-from engine.drills.timed_run import TimeUp
+from engine.drills.timed.run import TimeUp
 
 
 class Clock:

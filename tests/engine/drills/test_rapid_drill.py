@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from engine.checking import check_shape
-from engine.drills.rapid_file import RapidDrill, load_rapid_drill, rapid_drill_file
-from engine.drills.rapid_round import (
+from engine.drills.rapid.file import RapidDrill, load_rapid_drill, rapid_drill_file
+from engine.drills.rapid.rounds import (
     RapidPrompt,
     RapidQuestion,
     draw_questions,
     run_round,
     shape_grader,
 )
-from engine.drills.rapid_view import ScriptedRapidFrontend
-from engine.drills.timed_records import TimedRecords
-from engine.drills.timed_run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
+from engine.drills.rapid.view import ScriptedRapidFrontend
+from engine.drills.timed.records import TimedRecords
+from engine.drills.timed.run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from tests.conftest import CliResult, run_cli

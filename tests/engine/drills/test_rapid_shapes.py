@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.drills.rapid_file import RapidTemplate, read_rapid_drill, template_problems
-from engine.drills.rapid_shapes import (
+from engine.drills.rapid.file import RapidTemplate, read_rapid_drill, template_problems
+from engine.drills.rapid.shapes import (
     Dim,
     ShapeAlgebraError,
     derive_shape,

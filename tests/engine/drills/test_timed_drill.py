@@ -12,9 +12,9 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
-from engine.drills.timed_file import TimedDrill, load_timed_drill, timed_drill_file
-from engine.drills.timed_grading import BankChecker, question_text
-from engine.drills.timed_run import (
+from engine.drills.timed.file import TimedDrill, load_timed_drill, timed_drill_file
+from engine.drills.timed.grading import BankChecker, question_text
+from engine.drills.timed.run import (
     DrillRun,
     PartStatus,
     Prompt,
@@ -22,7 +22,7 @@ from engine.drills.timed_run import (
     TimeUp,
     run_drill,
 )
-from engine.drills.timed_view import ScriptedTimedFrontend
+from engine.drills.timed.view import ScriptedTimedFrontend
 from engine.errors import BankError
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.pacing import PacedFrontend as Paced

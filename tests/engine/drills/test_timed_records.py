@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from engine.drills.timed_grading import BankChecker, question_text
-from engine.drills.timed_records import TimedRecords
-from engine.drills.timed_results import show_results, sparkline
-from engine.drills.timed_run import DrillRun, run_drill
+from engine.drills.timed.grading import BankChecker, question_text
+from engine.drills.timed.records import TimedRecords
+from engine.drills.timed.results import show_results, sparkline
+from engine.drills.timed.run import DrillRun, run_drill
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from engine.store.db import APPLICATION_ID

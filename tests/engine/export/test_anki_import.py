@@ -15,8 +15,8 @@ from engine.cards.cloze import ClozeItem
 from engine.cards.computed import ComputedItem
 from engine.cards.exercise import ExerciseItem
 from engine.cards.recall import RecallItem
-from engine.export.anki_deck import export_anki
-from engine.export.anki_notes import note_guid
+from engine.export.anki.deck import export_anki
+from engine.export.anki.notes import note_guid
 from tests.engine.export.conftest import (
     anki_collection,
     import_package,

@@ -9,10 +9,10 @@ import pytest
 from engine.cards.choice import ChoiceItem
 from engine.cards.cloze import ClozeItem
 from engine.cards.recall import RecallItem
-from engine.export.anki_html import prose
-from engine.export.anki_mathjax import mathjax, to_latex
-from engine.export.anki_models import CLOZE, FIELDS, RECALL, TYPED, deck_id, model_id
-from engine.export.anki_notes import anki_tag, cloze_text, note_for, note_guid
+from engine.export.anki.html import prose
+from engine.export.anki.mathjax import mathjax, to_latex
+from engine.export.anki.models import CLOZE, FIELDS, RECALL, TYPED, deck_id, model_id
+from engine.export.anki.notes import anki_tag, cloze_text, note_for, note_guid
 
 
 def cloze(text: str, **more: object) -> ClozeItem:

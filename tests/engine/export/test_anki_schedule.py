@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.export.anki_schedule import review_for
+from engine.export.anki.schedule import review_for
 from engine.schedule import CardState, Phase
 from engine.store import ReviewRecord, open_store
 from tests.engine.export.conftest import import_package, notes_by_item, plain

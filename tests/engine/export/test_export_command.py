@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.export import anki_package
+from engine.export.anki import package as anki_package
 from tests.conftest import CliResult, run_cli
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from engine.drills.rapid_file import RapidDrill, RapidTemplate, tensor_shapes
-from engine.drills.rapid_shapes import parse_shape_spec, shape_text
-from engine.drills.timed_run import (
+from engine.drills.rapid.file import RapidDrill, RapidTemplate, tensor_shapes
+from engine.drills.rapid.shapes import parse_shape_spec, shape_text
+from engine.drills.timed.run import (
     Control,
     DrillRun,
     PartResult,

@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.errors import UsageError
-from engine.export.anki_html import escape
-from engine.export.anki_models import deck_id, note_types
-from engine.export.anki_notes import AnkiNote
-from engine.export.anki_schedule import AnkiReview, stamp_reviews
+from engine.export.anki.html import escape
+from engine.export.anki.models import deck_id, note_types
+from engine.export.anki.notes import AnkiNote
+from engine.export.anki.schedule import AnkiReview, stamp_reviews
 
 SUFFIX = ".apkg"
 

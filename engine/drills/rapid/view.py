@@ -16,9 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.drills.countdown import TerminalCountdown, clock_text
-from engine.drills.rapid_file import RapidDrill
-from engine.drills.rapid_round import RapidPrompt, RapidQuestion
-from engine.drills.timed_run import Control, DrillRun, PartStatus, QuestionCheck, Reply, reply_from
+from engine.drills.rapid.file import RapidDrill
+from engine.drills.rapid.rounds import RapidPrompt, RapidQuestion
+from engine.drills.timed.run import Control, DrillRun, PartStatus, QuestionCheck, Reply, reply_from
 from engine.ui.literal import literal, plain
 from engine.ui.script_line import read_script_line
 

@@ -3,7 +3,7 @@
 Each template names its dimension variables (with the range numbers are drawn from), the shapes
 of its tensors in those variables, a prompt with `{Q}` (a tensor's shape) or `{a}` (a dimension)
 placeholders, the expression whose shape is asked, and the stated answer. Loading checks that the
-answer is the shape the expression has (`engine.drills.rapid_shapes`), so a template can only
+answer is the shape the expression has (`engine.drills.rapid.shapes`), so a template can only
 state what follows; every problem is one `PATH:LINE: message`.
 """
 
@@ -22,7 +22,7 @@ from pydantic import (
 from engine.bank.file_header import FileHeader, StrictModel
 from engine.bank.validation_messages import validate_file
 from engine.cards.base import Text
-from engine.drills.rapid_shapes import (
+from engine.drills.rapid.shapes import (
     Shape,
     ShapeAlgebraError,
     derive_shape,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from engine.bank.model import QuestionSet
 from engine.drills.model import AssumptionsSpec
-from engine.drills.timed_file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
-from engine.drills.timed_run import QuestionCheck
+from engine.drills.timed.file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
+from engine.drills.timed.run import QuestionCheck
 
 
 class BankChecker:

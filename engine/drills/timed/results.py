@@ -8,10 +8,10 @@ from rich.text import Text
 
 from engine.bank.model import QuestionSet
 from engine.drills.countdown import clock_text
-from engine.drills.timed_file import TimedDrill
-from engine.drills.timed_grading import model_answer
-from engine.drills.timed_records import Comparison
-from engine.drills.timed_run import DrillRun, PartStatus
+from engine.drills.timed.file import TimedDrill
+from engine.drills.timed.grading import model_answer
+from engine.drills.timed.records import Comparison
+from engine.drills.timed.run import DrillRun, PartStatus
 from engine.ui.literal import literal
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -8,9 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
-from engine.export.anki_notes import AnkiNote, note_for
-from engine.export.anki_package import write_package
-from engine.export.anki_schedule import AnkiReview, review_for, schedule_text
+from engine.export.anki.notes import AnkiNote, note_for
+from engine.export.anki.package import write_package
+from engine.export.anki.schedule import AnkiReview, review_for, schedule_text
 from engine.schedule import CardState
 
 

@@ -1,8 +1,8 @@
 """What the learner sees of a timed drill while it runs: the countdown and the questions.
 
-Two front ends share one interface (`TimedFrontend` in `engine.drills.timed_run`): the interactive
+Two front ends share one interface (`TimedFrontend` in `engine.drills.timed.run`): the interactive
 one (rich, a live countdown while input waits, `$EDITOR` for the code) and the scripted one (one
-line per answer, code until a line with only `.`, no pauses). The results are `timed_results`.
+line per answer, code until a line with only `.`, no pauses). The results are `results`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.text import Text
 
 from engine.drills.countdown import TerminalCountdown, clock_text
-from engine.drills.timed_file import TimedDrill
-from engine.drills.timed_run import Control, Prompt, QuestionCheck, Reply, reply_from
+from engine.drills.timed.file import TimedDrill
+from engine.drills.timed.run import Control, Prompt, QuestionCheck, Reply, reply_from
 from engine.ui.literal import literal, plain
 from engine.ui.script_line import read_script_line
 

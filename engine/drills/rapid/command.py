@@ -1,10 +1,5 @@
-"""`attnquiz drill SET --rapid`: rapid-fire shapes with fresh dimension names, against a clock.
-
-The pieces: `rapid_file` (the templates), `rapid_shapes` (the algebra that derives each
-template's answer), `rapid_round` (drawing a round and the pure core), `rapid_view` (the
-terminal). Rounds are kept with the timed drills' attempts (`timed_records`), under the rapid
-drill's own name, one part per question.
-"""
+"""`attnquiz drill SET --rapid`: draw a round from the set's templates, run it against the real
+clock with the shape checker, keep it in the store, and show the score and the bests."""
 
 from __future__ import annotations
 
@@ -13,9 +8,9 @@ import secrets
 import sys
 from pathlib import Path
 
-from engine.drills.rapid_file import load_rapid_drill, rapid_drill_file
-from engine.drills.rapid_round import draw_questions, run_round, shape_grader
-from engine.drills.timed_records import TimedRecords
+from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
+from engine.drills.rapid.rounds import draw_questions, run_round, shape_grader
+from engine.drills.timed.records import TimedRecords
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK
 
@@ -28,7 +23,7 @@ def run_rapid(
     """A round; 0 when every question is right within the limit, 1 otherwise, 130 on Ctrl-C."""
     from engine.checking.bounded import close_checker, start_checker
     from engine.clock import make_clock
-    from engine.drills import rapid_view
+    from engine.drills.rapid import view as rapid_view
     from engine.paths import store_dir
     from engine.store import open_store
 

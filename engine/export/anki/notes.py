@@ -19,9 +19,9 @@ from engine.cards.computed import ComputedItem
 from engine.cards.exercise import ExerciseItem
 from engine.cards.recall import RecallItem
 from engine.cards.typed import NumberItem
-from engine.export.anki_html import code_block, escape, options_list, prose
-from engine.export.anki_mathjax import mathjax
-from engine.export.anki_models import CLOZE, FIELDS, RECALL, TYPED
+from engine.export.anki.html import code_block, escape, options_list, prose
+from engine.export.anki.mathjax import mathjax
+from engine.export.anki.models import CLOZE, FIELDS, RECALL, TYPED
 from engine.ui.mathtext import pretty_math
 
 # Answers that are formulas: shown with MathJax on the back.

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from engine.drills.timed_file import TimedDrill, TimedPart, TimedQuestion
+from engine.drills.timed.file import TimedDrill, TimedPart, TimedQuestion
 
 
 class PartStatus(enum.StrEnum):

@@ -1,17 +1,14 @@
-"""`attnquiz drill SET --timed`: the five essentials of attention from memory, against a clock.
-
-The pieces: `timed_file` (the drill file), `timed_run` (the pure core and the result of a run),
-`timed_grading` (the real checkers), `timed_records` (the store), `timed_view` (the terminal).
-"""
+"""`attnquiz drill SET --timed`: load the set's timed drill, run it against the real clock, the
+real checkers and the store, and show the results."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.drills.timed_file import load_timed_drill, timed_drill_file
-from engine.drills.timed_grading import BankChecker, question_text
-from engine.drills.timed_records import TimedRecords
-from engine.drills.timed_run import run_drill
+from engine.drills.timed.file import load_timed_drill, timed_drill_file
+from engine.drills.timed.grading import BankChecker, question_text
+from engine.drills.timed.records import TimedRecords
+from engine.drills.timed.run import run_drill
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK
 
@@ -23,8 +20,8 @@ def run_timed(set_name: str, data_dir: Path | None) -> int:
     from engine.checking.bounded import close_checker, start_checker
     from engine.clock import make_clock
     from engine.commands.context import load
-    from engine.drills import timed_view
-    from engine.drills.timed_results import show_results
+    from engine.drills.timed import view as timed_view
+    from engine.drills.timed.results import show_results
     from engine.store import open_store
 
     start_checker()
