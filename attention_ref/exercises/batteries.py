@@ -97,6 +97,19 @@ def _qkv(rng: np.random.Generator, t_q: int, t_k: int, d_k: int, d_v: int) -> tu
     return _normal(rng, t_q, d_k), _normal(rng, t_k, d_k), _normal(rng, t_k, d_v)
 
 
+def _large_scores(
+    rng: np.random.Generator, t_q: int, t_k: int, d_k: int, d_v: int
+) -> tuple[Array, ...]:
+    """Scores in the hundreds, and for certain one of at least 1000 in every row (in the first
+    key, which a causal mask never hides): exp overflows float64 there, whatever the seed."""
+    q, k, v = _qkv(rng, t_q, t_k, d_k, d_v)
+    q, k = 20.0 * q, 20.0 * k
+    q[:, 0] = 40.0
+    k[0] = 0.0
+    k[0, 0] = 1500.0 * np.sqrt(d_k) / 40.0  # q_i · k_0 / √d_k = 1500 for every query i
+    return q, k, v
+
+
 def attention_cases(rng: np.random.Generator) -> list[ExerciseCase]:
     q32, k32, v32 = (a.astype(np.float32) for a in _qkv(rng, 6, 9, 16, 4))
     return [
@@ -118,9 +131,9 @@ def attention_cases(rng: np.random.Generator) -> list[ExerciseCase]:
         _expect("one-query", "a single query row", solutions.attention, *_qkv(rng, 1, 5, 4, 3)),
         _expect(
             "large-scores",
-            "scores near 300 (exp overflows without the max subtraction)",
+            "every query has a score of 1000 or more (exp overflows without the max subtraction)",
             solutions.attention,
-            *(a * s for a, s in zip(_qkv(rng, 4, 5, 8, 3), (25.0, 25.0, 1.0), strict=True)),
+            *_large_scores(rng, 4, 5, 8, 3),
         ),
         _expect(
             "float32", "float32 inputs", solutions.attention, q32, k32, v32, rtol=1e-4, atol=1e-5
@@ -145,9 +158,9 @@ def causal_cases(rng: np.random.Generator) -> list[ExerciseCase]:
         ),
         _expect(
             "large-scores",
-            "scores near 200 with the mask",
+            "every query sees a score of 1000 or more through the mask",
             solutions.causal_attention,
-            *(a * s for a, s in zip(_qkv(rng, 5, 5, 8, 3), (20.0, 20.0, 1.0), strict=True)),
+            *_large_scores(rng, 5, 5, 8, 3),
         ),
     ]
 

@@ -58,13 +58,15 @@ def convert(value: float, unit: str, target: str) -> float:
     """`value unit` expressed in `target`; raises UnitMismatch when the kinds differ."""
     import pint
 
-    quantity = value * _parse(unit)
+    given, wanted = _parse(unit), _parse(target)
     try:
-        return float(quantity.to(_parse(target)).magnitude)
+        return float((value * given).to(wanted).magnitude)
     except pint.DimensionalityError:
         raise UnitMismatch(
             f"`{unit}` is a different kind of unit from {target}, the unit the question asks for"
         ) from None
+    except Exception:  # pint on odd text can fail in its own ways (a KeyError for 'ampere')
+        raise AnswerError(f"could not read this: `{unit.strip()}` is not a unit") from None
 
 
 def _parse(text: str) -> Any:
@@ -84,5 +86,5 @@ def _parse(text: str) -> Any:
     unit_text = "".join(spelled)
     try:
         return registry().parse_units(unit_text)
-    except (pint.errors.PintError, AttributeError, ValueError, TypeError, SyntaxError):
+    except (pint.errors.PintError, AttributeError, ValueError, TypeError, SyntaxError, KeyError):
         raise AnswerError(f"could not read this: `{text.strip()}` is not a unit") from None
