@@ -186,10 +186,9 @@ def run_round(
 def shape_grader() -> Grader:
     """Grade with the shape checker, in the bounded checking worker, as typed shape cards are."""
     from engine.cards.typed import Mistake, ShapeItem
+    from engine.drills.timed.grading import check_card
 
     def grade(question: RapidQuestion, answer: str) -> QuestionCheck:
-        from engine.errors import AnswerError
-
         item = ShapeItem(
             id=f"rapid-{question.template_id}",
             kind="shape",
@@ -197,19 +196,7 @@ def shape_grader() -> Grader:
             answer=question.answer,
             mistakes=tuple(Mistake(answer=a, message=m) for a, m in question.mistakes),
         )
-        try:
-            from engine.cards.typed import TypedItem
-            from engine.checking.bounded import default_checker
-
-            # Graded in the bounded worker: a time limit whatever is typed.
-            verdict = (
-                default_checker().grade(item, answer)
-                if isinstance(item, TypedItem)
-                else item.grade(answer)
-            )
-        except AnswerError as exc:
-            return QuestionCheck(False, feedback=str(exc))
-        return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
+        return check_card(item, answer)
 
     return grade
 

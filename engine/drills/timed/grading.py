@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
+from engine.cards.base import Item
 from engine.drills.model import AssumptionsSpec
 from engine.drills.timed.file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
 from engine.drills.timed.run import QuestionCheck
@@ -31,23 +32,27 @@ class BankChecker:
         return _code(question.code, answer)
 
     def _item(self, item_id: str, answer: str) -> QuestionCheck:
-        from engine.errors import AnswerError
-
         item = self.qset.item(item_id)
         assert item is not None, "checked when the drill was loaded"
-        try:
-            from engine.cards.typed import TypedItem
-            from engine.checking.bounded import default_checker
+        return check_card(item, answer)
 
-            # Graded in the bounded worker: a time limit whatever is typed.
-            verdict = (
-                default_checker().grade(item, answer)
-                if isinstance(item, TypedItem)
-                else item.grade(answer)
-            )
-        except AnswerError as exc:
-            return QuestionCheck(False, feedback=str(exc))
-        return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
+
+def check_card(item: Item, answer: str) -> QuestionCheck:
+    """A card's verdict as a drill shows it. Typed kinds are graded in the bounded worker, so
+    whatever is typed gets an answer within its time limit."""
+    from engine.cards.typed import TypedItem
+    from engine.checking.bounded import default_checker
+    from engine.errors import AnswerError
+
+    try:
+        verdict = (
+            default_checker().grade(item, answer)
+            if isinstance(item, TypedItem)
+            else item.grade(answer)
+        )
+    except AnswerError as exc:
+        return QuestionCheck(False, feedback=str(exc))
+    return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
 
 
 def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:
