@@ -24,7 +24,7 @@ def run_submit(
     *,
     watch: bool = False,
 ) -> int:
-    _check_readable(path)
+    _readable_source(path)
     from attention_ref.grading import grade_submission
     from attention_ref.sandbox import Limits
 
@@ -41,22 +41,16 @@ def run_submit(
     if grade.passed and not no_time:
         from attention_ref.timing import time_submission
 
-        def progress(text: str) -> None:
-            print(text, file=sys.stderr, flush=True)
-
         grade.timing = time_submission(
             path,
             grade.function,
             grade.target,
             plan=grade.plan,
             limits=limits,
-            progress=progress,
+            progress=_progress,
             seed=grade.seed or 0,
         )
-        if grade.timing.get("wrong_output"):
-            # Right on the battery, wrong at the timing sizes: not a pass.
-            grade.passed, grade.verdict = False, "wrong"
-            grade.message = grade.timing["stopped"]
+        _fail_if_timed_output_wrong(grade)
     if as_json:
         print(json.dumps(grade.to_json(), ensure_ascii=False))
     else:
@@ -79,42 +73,36 @@ def run_submit_exercise(
     seconds: float,
 ) -> int:
     """`submit FILE --exercise ID`: grade the file as that exercise (never touches the schedule)."""
-    _check_readable(path)
+    source = _readable_source(path)
     from attention_ref.sandbox import Limits
     from engine.commands.exercises import find_exercise
 
     set_name, item = find_exercise(exercise_id, data_dir)
     limits = Limits(memory_bytes=memory_mb * 2**20, seconds_per_call=seconds)
 
-    def grade_once() -> Grade:
+    def grade_saved_version() -> Grade:
+        """Watch mode: the file as saved now (it may be unreadable for a moment mid-save)."""
         from engine.submission_file import UnreadableSubmission, read_submission
 
         try:
-            source = read_submission(path)
+            text = read_submission(path)
         except UnreadableSubmission as error:
             from attention_ref.grading import Grade
 
             return Grade(False, "error", item.id, func or item.function, [], [], message=str(error))
-        return item.grade_source(source, path, limits=limits, function=func)
+        return item.grade_source(text, path, limits=limits, function=func)
 
     def graded_and_timed() -> Grade:
-        grade = grade_once()
+        grade = item.grade_source(source, path, limits=limits, function=func)
         if grade.passed and not no_time:
-            import sys
-
-            from engine.submission_file import read_submission
-
             grade.timing = item.time_source(
-                read_submission(path),
+                source,
                 path,
                 function=func,
                 limits=limits,
-                progress=lambda text: print(text, file=sys.stderr, flush=True),
+                progress=_progress,
             )
-            if grade.timing and grade.timing.get("wrong_output"):
-                # Right on the battery, wrong at the timing sizes: not a pass.
-                grade.passed, grade.verdict = False, "wrong"
-                grade.message = grade.timing["stopped"]
+            _fail_if_timed_output_wrong(grade)
         return grade
 
     if as_json and not watch:
@@ -132,18 +120,30 @@ def run_submit_exercise(
     if watch:
         from engine.commands.watch import grade_until_passed
 
-        return grade_until_passed(path, grade_once, show, console)
+        return grade_until_passed(path, grade_saved_version, show, console)
     grade = graded_and_timed()
     show(grade)
     return EXIT_OK if grade.passed else EXIT_NEGATIVE
 
 
-def _check_readable(path: Path) -> None:
-    """A file that can never be graded (missing, not a file, over 1 MB, not UTF-8) is a usage
-    error, exit 2, before any sandbox starts."""
+def _progress(text: str) -> None:
+    """Timing progress, on stderr so that --json output stays clean."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def _fail_if_timed_output_wrong(grade: Grade) -> None:
+    """Right on the battery, wrong at the timing sizes: not a pass."""
+    if grade.timing and grade.timing.get("wrong_output"):
+        grade.passed, grade.verdict = False, "wrong"
+        grade.message = grade.timing["stopped"]
+
+
+def _readable_source(path: Path) -> str:
+    """The file's text; a file that can never be graded (missing, not a file, over 1 MB, not
+    UTF-8) is a usage error, exit 2, before any sandbox starts."""
     from engine.submission_file import UnreadableSubmission, read_submission
 
     try:
-        read_submission(path)
+        return read_submission(path)
     except UnreadableSubmission as error:
         raise UsageError(str(error)) from None
