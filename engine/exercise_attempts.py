@@ -56,10 +56,7 @@ def grade_attempt(item: ExerciseItem, answer: str) -> Verdict:
     summary = f"{path.name}: {passed}/{len(grade.cases)} cases pass" if grade.cases else path.name
     if grade.passed:
         return Verdict(correct=True, interpreted_as=summary, feedback="", score=1.0)
-    reasons = [
-        " ".join((item.message_for(name) or name.replace("_", " ")).split())
-        for name in grade.diagnosis
-    ]
+    reasons = [item.mistake_words(name) for name in grade.diagnosis]
     failed = next((case for case in grade.cases if not case.passed), None)
     if not reasons:
         reasons.append(

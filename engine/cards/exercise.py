@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
 MistakeName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
 Code = Annotated[str, StringConstraints(min_length=1, max_length=20000)]
+# Diagnoses about the form of the answer, named by the grader for every exercise.
+FORM_WORDS = {
+    "wrong_shape": "the output has the wrong shape",
+    "holds_full_matrix": "the call holds the whole T_q × T_k matrix at once",
+}
 
 
 class ExerciseMistake(BaseModel):
@@ -62,9 +67,12 @@ class ExerciseItem(Item):
     def answer_text(self) -> str:
         return self.solution
 
-    def message_for(self, mistake: str) -> str | None:
-        """The learner-facing words for a diagnosis name the exercise lists."""
-        return next((m.message for m in self.mistakes if m.name == mistake), None)
+    def mistake_words(self, mistake: str) -> str:
+        """What to tell the learner about a diagnosis: the exercise's own message for it, else
+        words for a mistake of form, else the name in words."""
+        own = next((m.message for m in self.mistakes if m.name == mistake), None)
+        words = own or FORM_WORDS.get(mistake) or mistake.replace("_", " ")
+        return " ".join(words.split())
 
     def grade_source(
         self,

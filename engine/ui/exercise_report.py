@@ -16,11 +16,6 @@ from engine.ui.submit_report import VERDICT_WORDS
 if TYPE_CHECKING:
     from attention_ref.grading import CaseReport, Grade
 
-FORM_WORDS = {
-    "wrong_shape": "the output has the wrong shape (see the cases above)",
-    "holds_full_matrix": "the call holds the whole T_q × T_k matrix at once",
-}
-
 
 def case_table(cases: list[CaseReport]) -> Table:
     table = Table(box=None, show_header=False)
@@ -36,8 +31,7 @@ def case_table(cases: list[CaseReport]) -> Table:
 def mistake_lines(grade: Grade, item: ExerciseItem) -> list[Text]:
     lines = []
     for name in grade.diagnosis:
-        words = item.message_for(name) or FORM_WORDS.get(name, name.replace("_", " "))
-        lines.append(Text.assemble(("mistake: ", "bold yellow"), " ".join(words.split())))
+        lines.append(Text.assemble(("mistake: ", "bold yellow"), item.mistake_words(name)))
     return lines
 
 
