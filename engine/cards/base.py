@@ -53,6 +53,12 @@ class Item(BaseModel):
         """The hints in the order they are given, gentlest first."""
         return (self.hint,) if self.hint else ()
 
+    def hint_after(self, given: int) -> str | None:
+        """The hint to show when `given` hints were shown already (the last one again once all
+        are out); None when the card has none."""
+        steps = self.hint_steps()
+        return steps[min(given, len(steps) - 1)] if steps else None
+
     def answer_text(self) -> str:
         """The correct answer, as it is shown to the learner after answering."""
         raise NotImplementedError

@@ -98,8 +98,7 @@ class InteractiveFrontend:
                 self.console.print("[yellow]nothing to undo[/]")
                 continue
             if text in {":h", ":hint"}:
-                steps = item.hint_steps()
-                shown = steps[min(hints_given, len(steps) - 1)] if steps else None
+                shown = item.hint_after(hints_given)  # each :hint gives the next one
                 hints_given += 1
                 hint_text = reflow(shown) if shown else "no hint for this one"
                 self.console.print(Text.assemble(("hint: ", "yellow"), hint_text))

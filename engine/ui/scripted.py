@@ -96,8 +96,7 @@ class ScriptedFrontend:
                 self._print("nothing to undo")
                 continue
             if text == ":hint":
-                steps = item.hint_steps()  # gentlest first; each :hint gives the next one
-                shown = steps[min(hints_given, len(steps) - 1)] if steps else None
+                shown = item.hint_after(hints_given)  # each :hint gives the next one
                 hints_given += 1
                 self._print(self._plain(f"hint: {shown or 'no hint for this one'}"))
                 hinted = hinted or bool(shown)
