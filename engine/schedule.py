@@ -57,6 +57,16 @@ class Phase(IntEnum):
     RELEARNING = 3
 
 
+def phase_name(phase: Phase) -> str:
+    """The phase as the learner reads it (the front ends, `list`, the Anki export)."""
+    return {
+        Phase.NEW: "new",
+        Phase.LEARNING: "learning",
+        Phase.REVIEW: "review",
+        Phase.RELEARNING: "relearning",
+    }[phase]
+
+
 @dataclass(frozen=True)
 class CardState:
     """Scheduling state of one card, as stored."""

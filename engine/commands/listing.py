@@ -12,10 +12,10 @@ from engine.commands.context import load_with_store
 from engine.commands.stats import set_drills
 from engine.drills import CARD_PREFIX
 from engine.exit_codes import EXIT_OK
-from engine.schedule import CardState
+from engine.schedule import CardState, phase_name
 from engine.stats import drill_cards
 from engine.ui.console import make_console
-from engine.ui.describe import phase_name, when
+from engine.ui.describe import when
 from engine.ui.literal import literal
 
 

@@ -18,7 +18,7 @@ from rich.text import Text
 from engine.cards import Item
 from engine.cards.exercise import ExerciseItem
 from engine.exercise_attempts import attempt_file, edit
-from engine.schedule import Grade
+from engine.schedule import Grade, phase_name
 from engine.session import (
     Outcome,
     Preview,
@@ -28,7 +28,7 @@ from engine.session import (
     grade_answer,
     suggested_grade,
 )
-from engine.ui.describe import COMMANDS_HELP, interval, phase_name, shown_answer, verdict_line
+from engine.ui.describe import COMMANDS_HELP, interval, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Retry, Undo
 from engine.ui.prompt_text import reflow, render_prompt
 from engine.verdict import Verdict

@@ -15,7 +15,7 @@ import time
 from typing import TextIO
 
 from engine.cards import Item
-from engine.schedule import Grade
+from engine.schedule import Grade, phase_name
 from engine.session import (
     Outcome,
     Question,
@@ -24,7 +24,7 @@ from engine.session import (
     grade_answer,
     suggested_grade,
 )
-from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
+from engine.ui.describe import interval, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Undo
 from engine.ui.prompt_text import plain_text
 from engine.ui.script_line import read_script_line

@@ -24,8 +24,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.schedule import CardState, Phase
-from engine.ui.describe import phase_name
+from engine.schedule import CardState, Phase, phase_name
 
 SECONDS_PER_DAY = 86_400
 # Anki's default ease; FSRS ignores it, the SM-2 scheduler starts from it.
