@@ -41,8 +41,7 @@ def load_bank_file(
     doc, value = read_versioned(
         path,
         shown_as,
-        kind="a bank",
-        contents="format_version, set, title and items",
+        kind="bank",
         version=FORMAT_VERSION,
     )
     result = LoadedFile(path=doc.path, problems=doc.problems)

@@ -111,8 +111,7 @@ def read_timed_drill(
     doc, value = read_versioned(
         path,
         shown,
-        kind="a timed drill file",
-        contents="format_version, set, title and timed",
+        kind="timed-drill",
         version=FORMAT_VERSION,
     )
     if value is None:
