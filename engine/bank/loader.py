@@ -166,6 +166,4 @@ def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:
         name=name,
         title=merged.title,
         items=tuple(merged.entries),
-        sources=tuple(s for _, s in files),
-        source_of=merged.where,
     )
