@@ -56,15 +56,10 @@ class Phase(IntEnum):
     REVIEW = 2
     RELEARNING = 3
 
-
-def phase_name(phase: Phase) -> str:
-    """The phase as the learner reads it (the front ends, `list`, the Anki export)."""
-    return {
-        Phase.NEW: "new",
-        Phase.LEARNING: "learning",
-        Phase.REVIEW: "review",
-        Phase.RELEARNING: "relearning",
-    }[phase]
+    @property
+    def word(self) -> str:
+        """How the learner reads it: new, learning, review, relearning."""
+        return self.name.lower()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from rich.text import Text
 from engine.cards import Item
 from engine.cards.exercise import ExerciseItem
 from engine.exercise_attempts import attempt_file, edit
-from engine.schedule import Grade, phase_name
+from engine.schedule import Grade
 from engine.session import (
     Outcome,
     Preview,
@@ -49,7 +49,7 @@ class InteractiveFrontend:
     def ask(self, question: Question, session: ReviewSession) -> Action:
         item = question.item
         queued, learning = session.remaining()
-        title = f"[bold]{item.id}[/] · {item.kind} · {phase_name(question.phase)}"
+        title = f"[bold]{item.id}[/] · {item.kind} · {question.phase.word}"
         counts = f"{queued} left" + (f" · {learning} learning" if learning else "")
         body: list[RenderableType] = [render_prompt(item.prompt)]
         for letter, option in zip("ABCDEFGH", question.choices or [], strict=False):

@@ -15,7 +15,7 @@ import time
 from typing import TextIO
 
 from engine.cards import Item
-from engine.schedule import Grade, phase_name
+from engine.schedule import Grade
 from engine.session import (
     Outcome,
     Question,
@@ -72,7 +72,7 @@ class ScriptedFrontend:
 
     def ask(self, question: Question, session: ReviewSession) -> Action:
         item = question.item
-        self._print(f"[{question.number}] {item.id} ({item.kind}, {phase_name(question.phase)})")
+        self._print(f"[{question.number}] {item.id} ({item.kind}, {question.phase.word})")
         self._print(self._plain(item.prompt))
         for n, option in enumerate(question.choices or [], start=1):
             self._print(textwrap.fill(f"  {n}. {option}", self.width, subsequent_indent="     "))
