@@ -71,8 +71,11 @@ def test_a_users_old_timed_and_rapid_drills_without_kind_load_as_before(
     store_home: Path,
 ) -> None:
     qset = open_set("15", store_home)
-    builtin_timed = load_timed_drill(*timed_drill_file("15", ROOT / "no-store"), qset)  # type: ignore[misc]
-    builtin_rapid = load_rapid_drill(*rapid_drill_file("15", ROOT / "no-store"), "15")  # type: ignore[misc]
+    shipped_timed = timed_drill_file("15", ROOT / "no-store")
+    shipped_rapid = rapid_drill_file("15", ROOT / "no-store")
+    assert shipped_timed is not None and shipped_rapid is not None
+    builtin_timed = load_timed_drill(*shipped_timed, qset)
+    builtin_rapid = load_rapid_drill(*shipped_rapid, "15")
     drills = store_home / "drills"
     drills.mkdir()
     for name in ("15-timed.yaml", "15-rapid.yaml"):
