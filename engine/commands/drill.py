@@ -139,18 +139,14 @@ def _steps_summary(results: Iterable[StepResult]) -> str:
 def _run_timed(set_name: str, name: str | None, data_dir: Path | None) -> int:
     if name is not None:
         raise UsageError("--timed runs the set's timed drills; leave out the drill name")
-    try:
-        from engine.drills.timed import run_timed
-    except ModuleNotFoundError as exc:
-        if exc.name != "engine.drills.timed":
-            raise
-        raise UsageError("timed drills are not available in this installation") from None
+    from engine.commands.clocked import run_timed
+
     return run_timed(set_name, data_dir)
 
 
 def _run_rapid(set_name: str, name: str | None, data_dir: Path | None, seed: int | None) -> int:
     if name is not None:
         raise UsageError("--rapid runs the set's rapid-fire shapes; leave out the drill name")
-    from engine.drills.rapid import run_rapid
+    from engine.commands.clocked import run_rapid
 
     return run_rapid(set_name, data_dir, seed=seed)

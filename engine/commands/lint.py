@@ -51,7 +51,8 @@ def lint_timed(path: Path, set_name: str | None) -> tuple[list[str], int]:
     """Problems of a timed drill: its schema, the items it names, and every model answer
     re-checked as the drill checks it. The items come from the set's bank next to the drills
     (`../quizzes`), else from the built-in one."""
-    from engine.drills.timed import read_timed_drill, timed_drill_problems
+    from engine.drills.timed.file import read_timed_drill
+    from engine.drills.timed.grading import timed_drill_problems
 
     qset, problems = _set_of_drill(path, set_name)
     drill, found = read_timed_drill(path, str(path), qset, set_name)
@@ -64,7 +65,8 @@ def lint_timed(path: Path, set_name: str | None) -> tuple[list[str], int]:
 def lint_rapid(path: Path, set_name: str | None) -> tuple[list[str], int]:
     """Problems of a rapid-fire drill: its schema, each template's derived answer, and seeded
     draws of every template graded by the shape checker."""
-    from engine.drills.rapid import rapid_drill_problems, read_rapid_drill
+    from engine.drills.rapid.file import read_rapid_drill
+    from engine.drills.rapid.rounds import rapid_drill_problems
 
     drill, problems = read_rapid_drill(path, str(path), set_name)
     if drill is not None and not problems:

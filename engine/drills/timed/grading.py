@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
-from engine.cards.base import Item
+from engine.drills.clocked.check import check_card
+from engine.drills.clocked.run import QuestionCheck
 from engine.drills.model import AssumptionsSpec
 from engine.drills.timed.file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
-from engine.drills.timed.run import QuestionCheck
 
 
 class BankChecker:
@@ -35,24 +35,6 @@ class BankChecker:
         item = self.qset.item(item_id)
         assert item is not None, "checked when the drill was loaded"
         return check_card(item, answer)
-
-
-def check_card(item: Item, answer: str) -> QuestionCheck:
-    """A card's verdict as a drill shows it. Typed kinds are graded in the bounded worker, so
-    whatever is typed gets an answer within its time limit."""
-    from engine.cards.typed import TypedItem
-    from engine.checking.bounded import default_checker
-    from engine.errors import AnswerError
-
-    try:
-        verdict = (
-            default_checker().grade(item, answer)
-            if isinstance(item, TypedItem)
-            else item.grade(answer)
-        )
-    except AnswerError as exc:
-        return QuestionCheck(False, feedback=str(exc))
-    return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
 
 
 def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:

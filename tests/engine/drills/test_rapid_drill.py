@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.checking import check_shape
+from engine.drills.clocked.records import TimedRecords
+from engine.drills.clocked.run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
 from engine.drills.rapid.file import RapidDrill, load_rapid_drill, rapid_drill_file
 from engine.drills.rapid.rounds import (
     RapidPrompt,
@@ -19,8 +21,6 @@ from engine.drills.rapid.rounds import (
     shape_grader,
 )
 from engine.drills.rapid.view import ScriptedRapidFrontend
-from engine.drills.timed.records import TimedRecords
-from engine.drills.timed.run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from tests.conftest import CliResult, run_cli

@@ -12,16 +12,10 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
+from engine.drills.clocked.run import DrillRun, PartStatus, Reply, TimeUp
 from engine.drills.timed.file import TimedDrill, load_timed_drill, timed_drill_file
 from engine.drills.timed.grading import BankChecker, question_text
-from engine.drills.timed.run import (
-    DrillRun,
-    PartStatus,
-    Prompt,
-    Reply,
-    TimeUp,
-    run_drill,
-)
+from engine.drills.timed.run import Prompt, run_drill
 from engine.drills.timed.view import ScriptedTimedFrontend
 from engine.errors import BankError
 from tests.engine.drills.pacing import FakeClock
