@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
+from pathlib import Path
 
 from engine.bank.model import QuestionSet
 from engine.bank.siblings import bury_siblings
@@ -241,6 +242,16 @@ class ReviewSession:
         )
 
     # -- answering ---------------------------------------------------------------------------
+    def grade(self, question: Question, text: str) -> tuple[Grade, Verdict | None]:
+        """The suggested rating and the verdict for one typed line, by this session's checker."""
+        return grade_answer(question, text, self.checker)
+
+    def exercise_file(self, item: ExerciseItem) -> Path:
+        """The learner's own file for a coding exercise, in the store's folder."""
+        from engine.exercise_attempts import attempt_file
+
+        return attempt_file(self.store.path.parent, self.qset.name, item)
+
     def preview(self, question: Question) -> Preview:
         """The card after each of the four ratings, at this moment: what the rating keys show.
 
