@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from engine.commands.context import load
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
 from engine.errors import AnswerError, UsageError
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from engine.verdict import Verdict
 
 

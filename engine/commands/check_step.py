@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 
 
 def run_check_step(

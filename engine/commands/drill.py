@@ -7,7 +7,6 @@ comes from how the steps went (see `engine.drills.runner`).
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
@@ -15,12 +14,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.clock import make_clock
-from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
+from engine.commands.frame import Frame, interrupted, learning
 from engine.drills.loader import DrillSet, open_drill_set
 from engine.drills.model import CARD_PREFIX, Drill
 from engine.errors import UsageError
-from engine.paths import store_dir
+from engine.exit_codes import EXIT_OK
 
 if TYPE_CHECKING:
     from engine.drills.runner import StepResult
@@ -45,21 +43,23 @@ def run_drill(
         return _run_timed(set_name, name, data_dir)
     if rapid:
         return _run_rapid(set_name, name, data_dir, seed)
-    folder = store_dir(data_dir)
-    drills = open_drill_set(set_name, folder)
-    chosen = [_named(drills, name)] if name is not None else None
+    with learning(data_dir) as frame:
+        return _run_due_or_named(frame, set_name, name)
 
+
+def _run_due_or_named(frame: Frame, set_name: str, name: str | None) -> int:
     from engine.drills.due import due_drills
     from engine.drills.runner import DrillRun
     from engine.drills.terminal import EndOfSession
-    from engine.store import ReviewRecord, open_store
+    from engine.store import ReviewRecord
     from engine.store.parameters import scheduling_for
     from engine.ui.describe import interval
 
-    clock = make_clock()
-    store = open_store(folder)
-    terminal = _terminal()
-    code = EXIT_OK
+    drills = open_drill_set(set_name, frame.folder)
+    chosen = [_named(drills, name)] if name is not None else None
+    clock = frame.clock
+    store = frame.store()
+    terminal = _terminal(frame.interactive)
     session_id = None
     try:
         now = clock()
@@ -99,14 +99,11 @@ def run_drill(
                 f"next review in {interval(recorded.after.due - finished)}"
             )
     except KeyboardInterrupt:
-        code = EXIT_INTERRUPTED
+        return interrupted("every finished drill is saved")
     finally:
         if session_id is not None:
             store.end_session(session_id, clock())
-        store.close()
-    if code == EXIT_INTERRUPTED:
-        print("interrupted: every finished drill is saved", file=sys.stderr)
-    return code
+    return EXIT_OK
 
 
 def _reschedule(scheduling: Scheduling, grade: Grade, now: datetime, card: CardState) -> CardState:
@@ -121,10 +118,10 @@ def _named(drills: DrillSet, name: str) -> Drill:
     return drill
 
 
-def _terminal() -> DrillTerminal:
+def _terminal(interactive: bool) -> DrillTerminal:
     from engine.drills.terminal import DrillTerminal
 
-    if not sys.stdin.isatty():
+    if not interactive:
         return DrillTerminal()
     from engine.ui.console import make_console
 
