@@ -20,7 +20,7 @@ from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.exercise import ExerciseItem
 from engine.cards.typed import TypedItem
-from engine.checking.bounded import Checker, default_checker
+from engine.checking.bounded import Checker
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
@@ -96,12 +96,10 @@ def local_day_start(now: datetime) -> datetime:
     return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
 
 
-def grade_answer(
-    question: Question, text: str, checker: Checker | None = None
-) -> tuple[Grade, Verdict | None]:
+def grade_answer(question: Question, text: str, checker: Checker) -> tuple[Grade, Verdict | None]:
     """Suggested rating and verdict for one typed line. Self-rated cards parse a rating.
 
-    Typed answers are graded by `checker` (the session's; by default the bounded worker)."""
+    Typed answers are graded by `checker` (the session's: the command's bounded worker)."""
     item = question.item
     if item.self_rated:
         grade = Grade.parse(text)
@@ -118,10 +116,7 @@ def grade_answer(
         verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
         try:
-            if isinstance(item, TypedItem):
-                verdict = (checker or default_checker()).grade(item, text)
-            else:
-                verdict = item.grade(text)
+            verdict = checker.grade(item, text) if isinstance(item, TypedItem) else item.grade(text)
         except AnswerError as exc:
             verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     return (Grade.GOOD if verdict.correct else Grade.AGAIN), verdict
@@ -155,12 +150,12 @@ class ReviewSession:
         new_per_day: int = DEFAULT_NEW_PER_DAY,
         cram: bool = False,
         tags: tuple[str, ...] = (),
-        checker: Checker | None = None,
+        checker: Checker,
         leeches: LeechAction = "suspend",
     ) -> None:
         self.store = store
         # Grades typed answers within a time bound, whatever is typed; passed in like the clock.
-        self.checker: Checker = checker or default_checker()
+        self.checker = checker
         self.qset = qset
         self.scheduling = scheduling
         self.clock = clock

@@ -11,16 +11,20 @@ from __future__ import annotations
 import random
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.frame import interrupted, learning
 from engine.drills.clocked.run import DrillRun
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 
+if TYPE_CHECKING:
+    from engine.checking.bounded import Checker
+
 MAX_SEED = 999_999
 
 
-def run_timed(set_name: str, data_dir: Path | None) -> int:
+def run_timed(set_name: str, data_dir: Path | None, *, checker: Checker | None = None) -> int:
     """The set's timed drill: its five parts, each until it is right, within the limit."""
     from engine.bank.catalog import open_set
     from engine.drills.clocked.records import TimedRecords
@@ -30,7 +34,7 @@ def run_timed(set_name: str, data_dir: Path | None) -> int:
     from engine.drills.timed.results import show_results
     from engine.drills.timed.run import run_drill
 
-    with learning(data_dir) as frame:
+    with learning(data_dir, checker) as frame:
         qset = open_set(set_name, frame.folder)
         found = timed_drill_file(set_name, frame.folder)
         if found is None:
@@ -42,7 +46,7 @@ def run_timed(set_name: str, data_dir: Path | None) -> int:
         run = run_drill(
             drill,
             frontend,
-            BankChecker(qset),
+            BankChecker(qset, frame.checker),
             frame.clock,
             prompt_of=question_text(qset),
             save=records.save,
@@ -52,7 +56,12 @@ def run_timed(set_name: str, data_dir: Path | None) -> int:
 
 
 def run_rapid(
-    set_name: str, data_dir: Path | None, *, seed: int | None = None, count: int | None = None
+    set_name: str,
+    data_dir: Path | None,
+    *,
+    seed: int | None = None,
+    count: int | None = None,
+    checker: Checker | None = None,
 ) -> int:
     """A round of rapid-fire shapes drawn from the set's templates (`seed` replays one)."""
     from engine.drills.clocked.records import TimedRecords
@@ -60,7 +69,7 @@ def run_rapid(
     from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
     from engine.drills.rapid.rounds import draw_questions, run_round, shape_grader
 
-    with learning(data_dir) as frame:
+    with learning(data_dir, checker) as frame:
         found = rapid_drill_file(set_name, frame.folder)
         if found is None:
             raise UsageError(
@@ -73,7 +82,8 @@ def run_rapid(
         records = TimedRecords(frame.store().db)
         frontend = view.make_frontend(interactive=frame.interactive)
         frontend.begin(drill, len(questions))
-        run = run_round(drill, questions, frontend, shape_grader(), frame.clock, save=records.save)
+        grader = shape_grader(frame.checker)
+        run = run_round(drill, questions, frontend, grader, frame.clock, save=records.save)
         earlier = view.RapidBests(records.best_score(run), records.compare(run).best_total)
         view.show_results(frontend.console, run, questions, earlier)
         frontend.console.print(

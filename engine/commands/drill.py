@@ -21,6 +21,7 @@ from engine.errors import UsageError
 from engine.exit_codes import EXIT_OK
 
 if TYPE_CHECKING:
+    from engine.checking.bounded import Checker
     from engine.drills.runner import StepResult
     from engine.drills.terminal import DrillTerminal
     from engine.schedule import CardState, Grade, Scheduling
@@ -34,16 +35,17 @@ def run_drill(
     *,
     rapid: bool = False,
     seed: int | None = None,
+    checker: Checker | None = None,
 ) -> int:
     if timed and rapid:
         raise UsageError("choose one of --timed and --rapid")
     if seed is not None and not rapid:
         raise UsageError("--seed goes with --rapid: it replays a round of rapid-fire shapes")
     if timed:
-        return _run_timed(set_name, name, data_dir)
+        return _run_timed(set_name, name, data_dir, checker)
     if rapid:
-        return _run_rapid(set_name, name, data_dir, seed)
-    with learning(data_dir) as frame:
+        return _run_rapid(set_name, name, data_dir, seed, checker)
+    with learning(data_dir, checker) as frame:
         return _run_due_or_named(frame, set_name, name)
 
 
@@ -73,7 +75,7 @@ def _run_due_or_named(frame: Frame, set_name: str, name: str | None) -> int:
         scheduling = scheduling_for(store)
         session_id = store.start_session(drills.name, "drill", now)
         for number, drill in enumerate(chosen, start=1):
-            run = DrillRun(drill)
+            run = DrillRun(drill, frame.checker)
             started = clock()
             try:
                 terminal.run(run, number, len(chosen))
@@ -133,17 +135,25 @@ def _steps_summary(results: Iterable[StepResult]) -> str:
     return ", ".join(f"{n} {what}" for what, n in counts.items())
 
 
-def _run_timed(set_name: str, name: str | None, data_dir: Path | None) -> int:
+def _run_timed(
+    set_name: str, name: str | None, data_dir: Path | None, checker: Checker | None
+) -> int:
     if name is not None:
         raise UsageError("--timed runs the set's timed drills; leave out the drill name")
     from engine.commands.clocked import run_timed
 
-    return run_timed(set_name, data_dir)
+    return run_timed(set_name, data_dir, checker=checker)
 
 
-def _run_rapid(set_name: str, name: str | None, data_dir: Path | None, seed: int | None) -> int:
+def _run_rapid(
+    set_name: str,
+    name: str | None,
+    data_dir: Path | None,
+    seed: int | None,
+    checker: Checker | None,
+) -> int:
     if name is not None:
         raise UsageError("--rapid runs the set's rapid-fire shapes; leave out the drill name")
     from engine.commands.clocked import run_rapid
 
-    return run_rapid(set_name, data_dir, seed=seed)
+    return run_rapid(set_name, data_dir, seed=seed, checker=checker)

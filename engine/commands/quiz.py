@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.bank.catalog import open_set
 from engine.commands.frame import interrupted, learning
@@ -14,6 +15,9 @@ from engine.store.settings import save_settings
 from engine.ui.loop import AnswerMark, Frontend, run_review
 from engine.ui.summary import print_summary
 
+if TYPE_CHECKING:
+    from engine.checking.bounded import Checker
+
 
 def run_quiz(
     set_name: str,
@@ -23,10 +27,12 @@ def run_quiz(
     tags: tuple[str, ...],
     data_dir: Path | None,
     confidence: bool | None = None,
+    *,
+    checker: Checker | None = None,
 ) -> int:
     """`new_per_day`, `retention` and `confidence`, when given, are stored as the learner's
     settings (and hold for every later command); None uses the stored ones."""
-    with learning(data_dir) as frame:
+    with learning(data_dir, checker) as frame:
         clock = frame.clock
         qset = open_set(set_name, frame.folder)
         unknown = sorted(set(tags) - {t for item in qset.items for t in item.tags})
@@ -59,6 +65,7 @@ def run_quiz(
             cram=cram,
             tags=tags,
             leeches=settings.leeches,
+            checker=frame.checker,
         )
         code = EXIT_OK
         # Filled as the learner answers, so the chart of the session also shows after Ctrl-C.

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from engine.checking.bounded import Checker
 from engine.drills.clocked.run import (
     Clock,
     ClockedFrontend,
@@ -160,8 +161,8 @@ def run_round(
     )
 
 
-def shape_grader() -> Grader:
-    """Grade with the shape checker, in the bounded checking worker, as typed shape cards are."""
+def shape_grader(checker: Checker) -> Grader:
+    """Grade with the shape checker, by `checker` (in its worker), as typed shape cards are."""
     from engine.cards.typed import Mistake, ShapeItem
     from engine.drills.clocked.check import check_card
 
@@ -173,7 +174,7 @@ def shape_grader() -> Grader:
             answer=question.answer,
             mistakes=tuple(Mistake(answer=a, message=m) for a, m in question.mistakes),
         )
-        return check_card(item, answer)
+        return check_card(checker, item, answer)
 
     return grade
 
@@ -182,7 +183,7 @@ def shape_grader() -> Grader:
 DRAWS = 3
 
 
-def rapid_drill_problems(drill: RapidDrill, path: str) -> list[str]:
+def rapid_drill_problems(drill: RapidDrill, path: str, checker: Checker) -> list[str]:
     """Every `PATH:LINE: message` the checker finds (empty when the drill is sound)."""
     section = drill.section
     problems = []
@@ -192,7 +193,7 @@ def rapid_drill_problems(drill: RapidDrill, path: str) -> list[str]:
                 f"{path}:{drill.names_line}: the dimension letter {name!r} does not read back "
                 f"as itself in ({name}, q), {name} x q or ({name}*q,); use another letter"
             )
-    grade = shape_grader()
+    grade = shape_grader(checker)
     lines = drill.lines or tuple(1 for _ in section.templates)
     for line, template in zip(lines, section.templates, strict=True):
         rng = random.Random(template.id)

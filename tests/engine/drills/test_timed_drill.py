@@ -18,6 +18,7 @@ from engine.drills.timed.grading import BankChecker, question_text
 from engine.drills.timed.run import Prompt, run_drill
 from engine.drills.timed.view import ScriptedTimedFrontend
 from engine.errors import BankError
+from tests.conftest import warm_checker
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.pacing import PacedFrontend as Paced
 
@@ -59,7 +60,9 @@ def drive(
     drill, qset = drill_15(store)
     clock = clock or FakeClock()
     frontend = PacedFrontend(lines, clock, iter(seconds or []))
-    run = run_drill(drill, frontend, BankChecker(qset), clock, prompt_of=question_text(qset))
+    run = run_drill(
+        drill, frontend, BankChecker(qset, warm_checker()), clock, prompt_of=question_text(qset)
+    )
     return run, frontend
 
 
@@ -177,7 +180,7 @@ def test_ctrl_c_ends_the_run_as_interrupted_and_saves_it(store_home: Path) -> No
     run = run_drill(
         drill,
         frontend,
-        BankChecker(qset),
+        BankChecker(qset, warm_checker()),
         clock,
         prompt_of=question_text(qset),
         save=lambda r: saved.append(r.to_dict()),
@@ -211,7 +214,9 @@ def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -
     drill, qset = drill_15(store_home)
     clock = FakeClock()
     frontend = LiveTimeUp(RIGHT_ANSWERS, clock, iter([]))
-    run = run_drill(drill, frontend, BankChecker(qset), clock, prompt_of=question_text(qset))
+    run = run_drill(
+        drill, frontend, BankChecker(qset, warm_checker()), clock, prompt_of=question_text(qset)
+    )
     assert [p.status for p in run.parts[1:4]] == [
         PartStatus.RIGHT,
         PartStatus.TIMED_OUT,
@@ -224,7 +229,7 @@ def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -
 def max_trick(store: Path):  # type: ignore[no-untyped-def]
     drill, qset = drill_15(store)
     part = next(p for p in drill.parts if p.id == "max-trick")
-    checker = BankChecker(qset)
+    checker = BankChecker(qset, warm_checker())
     return part, part.questions[0], checker, question_text(qset)
 
 

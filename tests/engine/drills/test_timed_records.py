@@ -21,6 +21,7 @@ from engine.paths import STORE_FILE
 from engine.store import open_store
 from engine.store.db import APPLICATION_ID
 from engine.store.migrations import MIGRATIONS
+from tests.conftest import warm_checker
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.test_timed_drill import EQUATION, RIGHT_ANSWERS, PacedFrontend, drill_15
 
@@ -33,7 +34,7 @@ def timed_run(
     run = run_drill(
         drill,
         frontend,
-        BankChecker(qset),
+        BankChecker(qset, warm_checker()),
         clock,
         prompt_of=question_text(qset),
         save=records.save,
@@ -177,7 +178,12 @@ def test_a_run_of_skips_is_neither_in_the_trend_nor_a_best(store_home: Path) -> 
         drill, qset = drill_15(store_home)
         skips = PacedFrontend([":skip"] * len(RIGHT_ANSWERS), clock, iter([1.0] * 7))
         skipped = run_drill(
-            drill, skips, BankChecker(qset), clock, prompt_of=question_text(qset), save=records.save
+            drill,
+            skips,
+            BankChecker(qset, warm_checker()),
+            clock,
+            prompt_of=question_text(qset),
+            save=records.save,
         )
         assert not any(part.right for part in skipped.parts)
         clock.advance(86_400)
