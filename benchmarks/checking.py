@@ -70,7 +70,7 @@ class Series:
 def measure_warm(reps: int) -> tuple[list[Series], Series]:
     from engine.bank.catalog import open_set
     from engine.cards.typed import TypedItem
-    from engine.checking.bounded import BoundedChecker
+    from engine.checking.worker.bounded import BoundedChecker
 
     qset = open_set(SET, Path(os.environ["ATTNQUIZ_HOME"]))
     items: list[tuple[TypedItem, str]] = []

@@ -16,7 +16,7 @@ import engine
 from engine.help_types import install as _plain_help_types
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
 
 _plain_help_types()
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import BoundedChecker
+    from engine.checking.worker.bounded import BoundedChecker
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -37,7 +37,7 @@ def warm_checker() -> BoundedChecker:
     """One bounded checker for the whole test run, its worker kept warm between the tests that
     grade (killed at exit, as every checker's worker is)."""
     if not _WARM:
-        from engine.checking.bounded import BoundedChecker
+        from engine.checking.worker.bounded import BoundedChecker
 
         _WARM.append(BoundedChecker())
     return _WARM[0]

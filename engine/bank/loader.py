@@ -20,7 +20,7 @@ from engine.cards.typed import TypedItem
 from engine.errors import BankError
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
 
 
 @dataclass

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine.checking.bounded import Checker
+from engine.checking.worker.bounded import Checker
 from engine.commands.frame import checker_for
 from engine.errors import AnswerError, UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK

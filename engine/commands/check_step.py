@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.checking.bounded import Checker
+from engine.checking.worker.bounded import Checker
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 

@@ -19,7 +19,7 @@ from engine.errors import UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
 
 MAX_SEED = 999_999
 

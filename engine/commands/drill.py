@@ -21,7 +21,7 @@ from engine.errors import UsageError
 from engine.exit_codes import EXIT_OK
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
     from engine.drills.runner import StepResult
     from engine.drills.terminal import DrillTerminal
     from engine.schedule import CardState, Grade, Scheduling

@@ -25,7 +25,7 @@ from engine.paths import store_dir
 from engine.store import Store, open_store
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Frame:
 
 def new_checker() -> Checker:
     """A checker of its own for one command run: a bounded checker and its worker process."""
-    from engine.checking.bounded import BoundedChecker
+    from engine.checking.worker.bounded import BoundedChecker
 
     return BoundedChecker()
 

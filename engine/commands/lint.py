@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.bank.catalog import SUFFIXES
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
-from engine.checking.bounded import Checker
+from engine.checking.worker.bounded import Checker
 from engine.commands.frame import checker_for
 from engine.exit_codes import EXIT_OK, EXIT_USAGE
 from engine.ui.literal import plain

@@ -16,7 +16,7 @@ from engine.ui.loop import AnswerMark, Frontend, run_review
 from engine.ui.summary import print_summary
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
 
 
 def run_quiz(

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.checking.bounded import Checker
 from engine.checking.derivation.bounded import check_step
 from engine.checking.derivation.step import StepVerdict, split_sides
+from engine.checking.worker.bounded import Checker
 from engine.drills.model import Drill, DrillStep
 from engine.errors import AnswerError, BankError
 

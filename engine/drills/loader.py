@@ -21,7 +21,7 @@ from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
 
 if TYPE_CHECKING:
-    from engine.checking.bounded import Checker
+    from engine.checking.worker.bounded import Checker
 
 # Files `<set>-timed.yaml` and `<set>-rapid.yaml` hold other kinds of drills, not derivations.
 SPECIAL_SUFFIXES = ("-timed", "-rapid")

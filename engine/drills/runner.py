@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from engine.checking.bounded import Checker
 from engine.checking.derivation.step import StepVerdict
+from engine.checking.worker.bounded import Checker
 from engine.drills.chain import judge_line, last_side
 from engine.drills.model import Drill, DrillStep
 from engine.schedule import Grade

@@ -2,7 +2,7 @@
 
 `check_step` here takes the checker, then the same arguments as
 `engine.checking.derivation.check_step`, and gives the same `StepVerdict`; with a
-`engine.checking.bounded.BoundedChecker` the work runs in its worker process, which is killed
+`engine.checking.worker.bounded.BoundedChecker` the work runs in its worker process, which is killed
 (and replaced in the background) when a line takes longer than `$ATTNQUIZ_CHECK_TIMEOUT` s.
 So a pathological line (huge powers of sums, a slow cancellation) costs the learner one short
 wait, never a hung drill or the machine's memory.
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.checking.bounded import Checker, CheckerFailure, check_timeout
 from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
-from engine.checking.worker_wire import StepRequest, request_to_data, step_verdict_from_data
+from engine.checking.worker.bounded import Checker, CheckerFailure, check_timeout
+from engine.checking.worker.wire import StepRequest, request_to_data, step_verdict_from_data
 from engine.errors import AnswerError
 
 TIMED_OUT = "could not check this step in time ({seconds:g} s); write it more simply"

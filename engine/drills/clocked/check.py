@@ -4,7 +4,7 @@ shapes), graded by the checker passed in."""
 from __future__ import annotations
 
 from engine.cards.base import Item
-from engine.checking.bounded import Checker
+from engine.checking.worker.bounded import Checker
 from engine.drills.clocked.run import QuestionCheck
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from engine.checking.bounded import Checker
+from engine.checking.worker.bounded import Checker
 from engine.drills.clocked.run import (
     Clock,
     ClockedFrontend,

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
-from engine.checking.bounded import Checker
+from engine.checking.worker.bounded import Checker
 from engine.drills.clocked.check import check_card
 from engine.drills.clocked.run import QuestionCheck
 from engine.drills.model import AssumptionsSpec

@@ -19,9 +19,9 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.cards.typed import TypedItem
-from engine.checking import bounded
-from engine.checking.bounded import BoundedChecker
-from engine.checking.worker import TEST_OPS_ENV
+from engine.checking.worker import bounded
+from engine.checking.worker.bounded import BoundedChecker
+from engine.checking.worker.main import TEST_OPS_ENV
 
 # Real worker processes, killed and waited for: slow by nature.
 pytestmark = pytest.mark.slow
@@ -155,7 +155,7 @@ def test_the_time_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPat
 
 
 STARTS_A_WORKER = """
-from engine.checking.bounded import BoundedChecker
+from engine.checking.worker.bounded import BoundedChecker
 checker = BoundedChecker()  # never closed: atexit, or the kernel, has to end its worker
 checker.start()
 assert checker.ask({"op": "nothing"}) is not None  # the worker got ready and answered

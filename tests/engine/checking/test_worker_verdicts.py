@@ -8,7 +8,7 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.cards.typed import NumberItem, TypedItem
-from engine.checking.bounded import BoundedChecker
+from engine.checking.worker.bounded import BoundedChecker
 from engine.errors import AnswerError
 
 ANSWERS = [

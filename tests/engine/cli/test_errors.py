@@ -41,7 +41,7 @@ def test_attnquiz_debug_adds_the_traceback_and_still_exits_70(monkeypatch, capsy
 
 
 def test_a_failure_while_starting_the_checker_is_an_internal_error_too(monkeypatch, capsys) -> None:
-    from engine.checking.bounded import BoundedChecker
+    from engine.checking.worker.bounded import BoundedChecker
 
     monkeypatch.setattr(BoundedChecker, "start", explode)
     assert main(["check", "demo", "expr-var", "--answer", "d"]) == EXIT_INTERNAL

@@ -1,6 +1,6 @@
 """The checking worker: a child process that grades typed answers with SymPy, one line at a time.
 
-`engine.checking.bounded` starts it as `python -m engine.checking.worker --parent PID` and may
+`bounded` starts it as `python -m engine.checking.worker --parent PID` and may
 kill it at any moment, which is what puts a hard time bound on SymPy work, even work stuck inside
 C code. The worker imports SymPy and runs one small check before it says it is ready, so a worker
 started early makes the first real check as fast as the later ones.
@@ -115,7 +115,7 @@ def _run(request: dict[str, Any]) -> Reply:
 
 def _check_step(request: dict[str, Any]) -> Reply:
     from engine.checking.derivation import check_step
-    from engine.checking.worker_wire import request_from_data, step_verdict_to_data
+    from engine.checking.worker.wire import request_from_data, step_verdict_to_data
 
     try:
         call = request_from_data(request)

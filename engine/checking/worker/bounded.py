@@ -4,7 +4,7 @@
 
 SymPy can run for minutes, or exhaust memory, on a tiny expression, and part of that work is in
 C code that no signal or thread can interrupt. So every SymPy step of grading runs in a child
-process (`engine.checking.worker`) that a `BoundedChecker` kills when a check overruns:
+process (`engine.checking.worker.main`) that a `BoundedChecker` kills when a check overruns:
 
 - A `BoundedChecker` is a service that owns one worker. The command line's edge creates it (one
   per command run), starts it as soon as it knows the command will grade (before the bank is
@@ -17,7 +17,7 @@ process (`engine.checking.worker`) that a `BoundedChecker` kills when a check ov
   is killed, a fresh worker starts in the background for the next check, and the learner gets an
   invalid verdict that says so; never a correct one.
 - The worker is killed by `close()`, at exit (atexit) and, on Linux, by the kernel if this
-  process dies. `worker_process.WorkerProcess` is the running worker and the pipes to it.
+  process dies. `worker.process.WorkerProcess` is the running worker and the pipes to it.
 
 Inside the worker the same checks run in-process (`InProcessChecker`), so nothing waits on itself.
 """
@@ -33,8 +33,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from engine.checking.worker_process import CheckerDied, CheckerTimeout, WorkerProcess
-from engine.checking.worker_wire import verdict_from_data
+from engine.checking.worker.process import CheckerDied, CheckerTimeout, WorkerProcess
+from engine.checking.worker.wire import verdict_from_data
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -294,7 +294,7 @@ class InProcessChecker:
         """The worker's own answer to `request`, computed here (`worker.answer_request`)."""
         import json
 
-        from engine.checking.worker import answer_request
+        from engine.checking.worker.main import answer_request
 
         reply: dict[str, Any] = answer_request(json.dumps(request).encode())
         error = reply.get("error")
