@@ -40,7 +40,6 @@ class InteractiveFrontend:
     def __init__(self, console: Console, *, confidence: bool = False) -> None:
         self.console = console
         self.confidence = confidence
-        self._checker_started = False
         self._shown = 0
         self._last_shown: str | None = None
 
@@ -71,11 +70,6 @@ class InteractiveFrontend:
                 border_style="blue",
             )
         )
-        if not self._checker_started:
-            # The checking worker imports SymPy while the learner reads the first question, so
-            # grading is instant. `attnquiz quiz` has started it already; this is a no-op then.
-            session.checker.start()
-            self._checker_started = True
         started = time.monotonic()
         reading: tuple[Grade, Verdict | None] = (Grade.AGAIN, None)
         hint = "Enter to reveal" if item.self_rated else "your answer"
