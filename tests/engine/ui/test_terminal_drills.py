@@ -5,34 +5,21 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
 from engine.drills.rapid.rounds import draw_questions
 from engine.paths import STORE_FILE
-from tests.engine.ui.terminal import Terminal
 
 SEED = 7
 
 
-@pytest.fixture
-def terminal(store_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[type[Terminal]]:
+@pytest.fixture(autouse=True)
+def patient_checker(monkeypatch: pytest.MonkeyPatch) -> None:
     # The first answer is graded while the worker may still be importing SymPy on a busy machine:
     # give it the time it needs (a safety net, not a timing assertion).
     monkeypatch.setenv("ATTNQUIZ_CHECK_START_TIMEOUT", "120")
-    opened: list[Terminal] = []
-
-    def start(*args: str) -> Terminal:
-        t = Terminal(store_home, *args)
-        opened.append(t)
-        return t
-
-    yield start  # type: ignore[misc]
-    for t in opened:
-        t.close()
 
 
 def test_ctrl_c_in_a_rapid_round_keeps_the_answers_and_exits_130(terminal, store_home) -> None:
