@@ -3,9 +3,9 @@
 `both_step_checkers` runs every test of a module twice: once with `check_step` in-process
 (`engine.checking.derivation`) and once through the bounded checking worker
 (`engine.checking.derivation.bounded` with the test run's warm checker, the path the drills
-take), so both must give the same verdicts. A module opts in by importing the fixture and marking itself with
-`pytestmark = pytest.mark.usefixtures("both_step_checkers")`; its tests call the module-level
-name `check_step`, which the fixture points at one checker or the other.
+take), so both must give the same verdicts. A module opts in by importing the fixture and
+marking itself with `pytestmark = pytest.mark.usefixtures("both_step_checkers")`; its tests
+call the module-level name `check_step`, which the fixture points at one checker or the other.
 """
 
 from __future__ import annotations
