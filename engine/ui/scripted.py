@@ -21,7 +21,6 @@ from engine.session import (
     Question,
     ReviewSession,
     asks_again,
-    grade_answer,
     suggested_grade,
 )
 from engine.ui.describe import interval, shown_answer, verdict_line
@@ -101,7 +100,7 @@ class ScriptedFrontend:
                 self._print(self._plain(f"hint: {shown or 'no hint for this one'}"))
                 hinted = hinted or bool(shown)
                 continue
-            graded, verdict = grade_answer(question, text, session.checker)
+            graded, verdict = session.grade(question, text)
             if asks_again(item, verdict) and unreadable < UNREADABLE_TRIES - 1:
                 # Not graded, not logged: the next line answers the same question again.
                 unreadable += 1
