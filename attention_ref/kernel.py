@@ -22,7 +22,10 @@ Speed: per tile the work is two matrix products and block_q×block_k exponential
 - Scores are kept in base 2: the scale is log2(e)/sqrt(d_k) (and masks are multiplied by
   log2(e)), so exp becomes 2^x: round x to k, a polynomial for 2^(x-k) (Chebyshev-fitted degree
   6 for float32, degree 13 for float64) and k added to its exponent bits. No Cody-Waite split,
-  no scalar libm call; LLVM turns the loop into SIMD code.
+  no scalar libm call; LLVM turns the loop into SIMD code. In float32 the polynomial is in
+  Estrin's form and two key rows of S^T go through the loop together: more independent work in
+  flight per column, and one update of the column sums for both (4% less time per call than
+  one row at a time in Horner's form, measured at T = 2048 and 4096 on one thread).
 - Tiles default to 256 queries × 256 keys: the score tile (256 KiB in float32), the query tile
   and the key and value tiles stay in a core's L2.
 
