@@ -214,12 +214,14 @@ def exp_throughput() -> dict[str, float]:
         values = tile - dtype(4.0)
         rows_exp(tile, np.full(256, 4.0, dtype=dtype), 1)  # compile; values now in (0, ~1]
         shift = np.ones(256, dtype=dtype)
-        best = math.inf
+        best = best_cpu = math.inf
         for _ in range(7):
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             rows_exp(tile, shift, reps)  # 2^(x - 1) maps (0, 1] into (1/2, 1]: stays finite
             best = min(best, time.perf_counter() - start)
+            best_cpu = min(best_cpu, time.process_time() - cpu_start)
         rate[f"polynomial_{name}_per_s"] = reps * tile.size / best
+        rate[f"polynomial_{name}_per_cpu_s"] = reps * tile.size / best_cpu
         best = math.inf
         for _ in range(7):
             start = time.perf_counter()
@@ -241,12 +243,16 @@ def peaks(with_exp: bool) -> dict[str, Any]:
         a = np.random.default_rng(0).random((n, n)).astype(dtype)
         out = np.empty_like(a)
         np.matmul(a, a, out=out)
-        best = math.inf
+        best = best_cpu = math.inf
         for _ in range(7):
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             np.matmul(a, a, out=out)
             best = min(best, time.perf_counter() - start)
+            best_cpu = min(best_cpu, time.process_time() - cpu_start)
         result[f"{name}_gflops"] = 2 * n**3 / best / 1e9
+        # Per second of CPU time, all threads summed: the rate of one core, which the other
+        # jobs on a shared machine leave nearly alone (threads waiting on others count too).
+        result[f"{name}_core_gflops"] = 2 * n**3 / best_cpu / 1e9
     blas = [p for p in threadpool_info() if p.get("user_api") == "blas"]
     cpu = next(
         (
@@ -405,8 +411,13 @@ def _print_table(rows: list[dict[str, Any]], sgemm: float, dgemm: float) -> None
         )
 
 
-def _print_targets(rows: list[dict[str, Any]], ceiling: float, threads: str, cores: int) -> None:
-    """The issue's targets, case by case, each with its ratios' spread and the load it ran under."""
+def _print_targets(
+    rows: list[dict[str, Any]], ceiling: float, core_ceiling_gflops: float, threads: str, cores: int
+) -> None:
+    """The issue's targets, case by case, each with its ratios' spread and the load it ran under.
+
+    `ceiling` is the exp-capped ceiling as a share of the gemm peak (wall clock, all threads);
+    `core_ceiling_gflops` the same ceiling per core in CPU time."""
     kernel = {row["case"]: row for row in rows if row["variant"] == "kernel" and "error" not in row}
     measured = [label for label in TARGETS if label in kernel]
     if not measured:
@@ -424,10 +435,14 @@ def _print_targets(rows: list[dict[str, Any]], ceiling: float, threads: str, cor
                 f"CPU time (rounds {_spread(row['round_cpu_ratios_vs_torch'])}), load "
                 f"{_spread(row['loads'])}: {TARGET_SPEEDUP}x {verdict}"
             )
-        if row["dtype"] == "float32" and not row["causal"] and row["lead"] == (1, 1):
+        if row["dtype"] == "float32" and not row["causal"] and tuple(row["lead"]) == (1, 1):
             share = row["share_of_peak"] / ceiling
+            core_share = row["flops"] / row["cpu_median_s"] / 1e9 / core_ceiling_gflops
             verdict = "met" if share >= 0.8 else "NOT met"
-            print(f"  {label:24} at {share:.0%} of the exp-capped ceiling: 80% {verdict}")
+            print(
+                f"  {label:24} at {share:.0%} of the exp-capped ceiling (wall clock; "
+                f"{core_share:.0%} per core in CPU time): 80% {verdict}"
+            )
     unmasked = next(
         (row for row in rows if row["variant"] == "unmasked" and "error" not in row), None
     )
@@ -514,7 +529,7 @@ def main() -> int:
     machine = _in_fresh_process({"peaks": True, "exp": True}, env)
     rows, peak_runs = _measure_cases(args, env, have_torch)
     # A peak is the best the machine did: the highest of the measurements between the cases.
-    for field in ("sgemm_gflops", "dgemm_gflops"):
+    for field in ("sgemm_gflops", "dgemm_gflops", "sgemm_core_gflops", "dgemm_core_gflops"):
         machine[f"{field}_runs"] = [machine[field]] + [p[field] for p in peak_runs if field in p]
         machine[field] = max(machine[f"{field}_runs"])
     sgemm, dgemm = machine["sgemm_gflops"], machine["dgemm_gflops"]
@@ -546,6 +561,14 @@ def main() -> int:
         f"sgemm {sgemm:.0f} GFLOP/s, dgemm {dgemm:.0f} GFLOP/s"
     )
     ceilings = {}
+    # The same ceiling per core in CPU time: products at the sgemm's rate per CPU second.
+    exp_core = machine["polynomial_float32_per_cpu_s"]
+    peak_core_cpu = machine["sgemm_core_gflops"] * 1e9
+    core_ceiling_gflops = 4 * D / (4 * D / peak_core_cpu + 1 / exp_core) / 1e9
+    print(
+        f"per core in CPU time: sgemm {machine['sgemm_core_gflops']:.0f} GFLOP/s, float32 exp "
+        f"{exp_core / 1e9:.2f} G/s; the exp-capped ceiling {core_ceiling_gflops:.0f} GFLOP/s"
+    )
     for name, peak in (("float32", sgemm), ("float64", dgemm)):
         exp_rate = machine[f"polynomial_{name}_per_s"]
         peak_core = peak * 1e9 / (args.threads or machine["cores"] or 1)
@@ -574,7 +597,9 @@ def main() -> int:
         f"{threads.get('numba')} Numba threads, {torch_threads.get('torch', 'n/a')} torch threads, "
         + ("OPENBLAS_* kept" if args.keep_openblas_env else "OPENBLAS_* unset")
     )
-    _print_targets(rows, ceilings["float32"], thread_words, machine["cores"] or 1)
+    _print_targets(
+        rows, ceilings["float32"], core_ceiling_gflops, thread_words, machine["cores"] or 1
+    )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     report = {"machine": machine, "openblas_env": openblas_env, "d": D, "rows": rows}
     args.output.write_text(json.dumps(report, indent=2))
