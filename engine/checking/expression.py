@@ -19,7 +19,12 @@ from typing import Any
 
 from engine.checking.asked import judge_label
 from engine.checking.domain import Domain, declare_domain, is_kronecker_delta
-from engine.checking.notation import names_used, normalise
+from engine.checking.notation import (
+    names_used,
+    normalise,
+    refuse_final_exclamation,
+    uses_factorials,
+)
 from engine.checking.python_spelling import rewrite
 from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
 from engine.checking.statement import has_words, number_word, split_chain, trailing_group
@@ -102,11 +107,14 @@ def check_expression(
     known_mistakes = [
         (_read_author(wrong, vocabulary, aliases), message) for wrong, message in mistakes
     ]
+    factorials = any(uses_factorials(text) for text in [expected, *(w for w, _ in mistakes)])
     try:
         check_size(answer)
+        refuse_final_exclamation(answer, factorials=factorials)
         rewritten = rewrite(answer)
         links, label_problem = _answer_links(rewritten.text, vocabulary, aliases, question)
         given = _read_link(links[-1], vocabulary, aliases)
+        _refuse_division_by_zero(given)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = pretty(given)
@@ -229,6 +237,14 @@ def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> N
         )
 
 
+def _refuse_division_by_zero(expr: Any) -> None:
+    """`1/0` or `x/0` has no value to grade (∞ and -∞ are values; ComplexInfinity is not)."""
+    import sympy
+
+    if expr.has(sympy.zoo, sympy.nan):
+        raise AnswerError("could not read this: it divides by zero, which has no value")
+
+
 def _has_kronecker(*expressions: Any) -> bool:
     return any(
         is_kronecker_delta(str(symbol)) for expr in expressions for symbol in expr.free_symbols
@@ -288,6 +304,8 @@ def equivalent(
 
     vocabulary = vocabulary or Vocabulary()
     try:
+        if a == b:  # the same expression, even one with no value at a point such as ∞
+            return True
         difference = a - b
         if difference == 0:
             return True

@@ -63,8 +63,16 @@ _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
 _UNBRACED_ROOT = re.compile(r"\s*([A-Za-z](?:_[A-Za-z0-9]+)?|\d+(?:\.\d+)?)(?![A-Za-z0-9_{])")
 
 
+# Maxima's (STACK's) names of the constants: %pi, %e, %i.
+_PERCENT_CONSTANT = re.compile(r"%(pi|e|i)(?![A-Za-z0-9_])")
+# `25%` is the number 25/100 (a percent sign after anything else is left for the parser).
+_PERCENTAGE = re.compile(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*%")
+
+
 def to_ascii(text: str) -> str:
     """Rewrite Unicode and LaTeX spellings; raises AnswerError for LaTeX it cannot read."""
+    if "%" in text:
+        text = _PERCENTAGE.sub(r"(\1/100)", _PERCENT_CONSTANT.sub(r" \1 ", text))
     return _rewrite_latex(_rewrite_unicode(text))
 
 
