@@ -400,7 +400,10 @@ def _assemble(tokens: list[Token], names: _NameTable) -> str:
     for token in tokens:
         ends_operand = previous is not None and (
             previous.kind in {"number", "close", "mark"}
-            or (previous.kind == "name" and _is_operand(previous.text))
+            or (
+                previous.kind == "name"
+                and (_is_operand(previous.text) or previous.text in names.single)
+            )
         )
         # Only a name we know to be a symbol multiplies a following bracket (`p_i(...)`); an
         # unknown name keeps its call shape so that the safe parser can name it in its message.
