@@ -105,9 +105,7 @@ def test_a_subscript_on_log_is_its_base(answer: str, expected: str, verdict: str
         ("atanh(1/x)", "arccoth(x)"),
     ],
 )
-def test_reciprocal_and_inverse_functions_and_their_other_names(
-    answer: str, expected: str
-) -> None:
+def test_reciprocal_and_inverse_functions_and_their_other_names(answer: str, expected: str) -> None:
     assert verdict_of(answer, expected) == "correct"
 
 
