@@ -132,7 +132,7 @@ def _stand_in(name: str, args: list[Any]) -> Any:
     return _check(total if np.ndim(total) else complex(total))
 
 
-_ELEMENTWISE: dict[str, Callable[[Any], Any]] = {
+_ELEMENTWISE: dict[str, Callable[..., Any]] = {
     "exp": np.exp,
     "log": np.emath.log,
     "Abs": np.abs,
@@ -148,6 +148,7 @@ _ELEMENTWISE: dict[str, Callable[[Any], Any]] = {
     "acsc": lambda x: np.arcsin(1 / (x + 0j)), "acoth": lambda x: np.arctanh(1 / (x + 0j)),
     "asech": lambda x: np.arccosh(1 / (x + 0j)), "acsch": lambda x: np.arcsinh(1 / (x + 0j)),
     "sign": lambda x: _real(x, np.sign), "factorial": lambda x: _real(x, _gamma_plus_one),
+    "atan2": lambda y, x: _real(y, lambda real_y: np.arctan2(real_y, _real(x, float).real)),
 }  # fmt: skip
 
 

@@ -47,7 +47,7 @@ INVERSE_FUNCTIONS = {
     "coth": "acoth",
 }  # fmt: skip
 APPLIED_FUNCTIONS = frozenset(INVERSE_FUNCTIONS) | frozenset(INVERSE_FUNCTIONS.values())
-APPLIED_FUNCTIONS |= {"log", "ln", "exp", "log10", "log2"}
+APPLIED_FUNCTIONS |= {"log", "ln", "exp", "log10", "log2", "lg"}
 # Words for constants and letters that Python reserves: `infinity` is ∞, `lambda` the letter λ.
 WORD_SPELLINGS = {"infinity": "inf", "Infinity": "inf", "infty": "inf", "lambda": "lamda"}
 # `log_2(x)`, `log_{10} x`, `log_b(x)`: a logarithm to the base written as its subscript.
@@ -75,6 +75,7 @@ def normalise(
     names = _NameTable(symbols, aliases or {})
     text = expand_big_operators(text, names.single)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
+    _refuse_sign_slips(tokens)
     tokens = _mark_transposes(tokens, names, set(matrices))
     tokens = apply_functions(names.resolve(tokens), names)
     return _assemble(_wrap_roots(tokens), names)
@@ -202,6 +203,35 @@ def _ends_matrix(token: Token, names: _NameTable, matrices: set[str]) -> bool:
     parts = [names.single.get(token.text, token.text)] if token.text in names.single else None
     parts = parts or names.split(token.text) or []
     return bool(parts) and names.single.get(parts[-1], parts[-1]) in matrices
+
+
+def _refuse_sign_slips(tokens: list[Token]) -> None:
+    """Signs in a row are a typing slip (`1++2`, `--2`, `2^--2`), except a minus after a `+`
+    or `-` between terms (`1 - -1`, `1 + -1`) and a leading `+-1`. (Raises AnswerError.)"""
+    run: list[str] = []
+    for at, token in enumerate([*tokens, Token("other", "")]):
+        if token.text in {"+", "-"}:
+            run.append(token.text)
+            continue
+        if len(run) > 1:
+            start = at - len(run)
+            between_terms = start > 0 and _ends_term(tokens[start - 1])
+            allowed = (
+                len(run) == 2
+                and run[1] == "-"
+                and (between_terms or (start == 0 and run[0] == "+"))
+            )
+            if not allowed:
+                raise AnswerError(
+                    f"could not read this: `{run[0]}{run[1]}` puts signs in a row; type one sign"
+                )
+        run = []
+
+
+def _ends_term(token: Token) -> bool:
+    return token.kind in {"number", "close", "mark"} or (
+        token.kind == "name" and token.text not in FUNCTION_NAMES
+    )
 
 
 def apply_functions(tokens: list[Token], names: _NameTable) -> list[Token]:

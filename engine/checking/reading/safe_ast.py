@@ -49,7 +49,7 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "tanh": (1, 1), "asinh": (1, 1), "acosh": (1, 1), "atanh": (1, 1), "log10": (1, 1),
     "log2": (1, 1), "cbrt": (1, 1), "sech": (1, 1), "csch": (1, 1), "coth": (1, 1),
     "acot": (1, 1), "asec": (1, 1), "acsc": (1, 1), "acoth": (1, 1), "asech": (1, 1),
-    "acsch": (1, 1), "sign": (1, 1), "factorial": (1, 1),
+    "acsch": (1, 1), "sign": (1, 1), "factorial": (1, 1), "atan2": (2, 2), "lg": (1, 2),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
 # `i` is the imaginary unit unless a question declares a symbol `i` (an index, a position).
@@ -58,10 +58,11 @@ CONSTANT_NAMES = frozenset({"pi", "e", "inf", "i"})
 FUNCTION_ALIASES = {
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
     "arccosh": "acosh", "arctanh": "atanh", "arsinh": "asinh", "arcosh": "acosh",
-    "artanh": "atanh", "lg": "log10", "Exp": "exp", "Log": "log", "Ln": "ln",
+    "artanh": "atanh", "Exp": "exp", "Log": "log", "Ln": "ln",
     "cosec": "csc", "cosech": "csch", "arccot": "acot", "arcsec": "asec", "arccsc": "acsc",
     "arccosec": "acsc", "arccoth": "acoth", "arcoth": "acoth", "arcsech": "asech",
-    "arsech": "asech", "arccsch": "acsch", "arcsch": "acsch", "sgn": "sign", "fact": "factorial",
+    "arsech": "asech", "arccsch": "acsch", "arcsch": "acsch", "sgn": "sign", "signum": "sign",
+    "fact": "factorial", "arctan2": "atan2",
 }  # fmt: skip
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
@@ -315,6 +316,7 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sinh": lambda x: math.sinh(abs(x)),
     "cosh": lambda x: math.cosh(abs(x)),
     "log10": lambda x: math.log10(abs(x)),
+    "lg": lambda x, base=10: math.log(abs(x), abs(base)),
     "log2": lambda x: math.log2(abs(x)),
     "cbrt": lambda x: abs(x) ** (1 / 3),
     # Γ(|x| + 1) overflows past 170!, so a factorial of a large constant is refused as too large

@@ -93,7 +93,8 @@ class SympyBuilder:
             "cbrt": sympy.cbrt, "sech": sympy.sech, "csch": sympy.csch, "coth": sympy.coth,
             "acot": sympy.acot, "asec": sympy.asec, "acsc": sympy.acsc, "acoth": sympy.acoth,
             "asech": sympy.asech, "acsch": sympy.acsch, "sign": sympy.sign,
-            "factorial": sympy.factorial,
+            "factorial": sympy.factorial, "atan2": sympy.atan2,
+            "lg": lambda x, base=10: sympy.log(x, base),
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:

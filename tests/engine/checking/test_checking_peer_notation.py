@@ -154,3 +154,39 @@ def test_a_capital_e_that_the_author_never_calls_is_a_symbol() -> None:
 def test_what_has_no_value_or_hides_text_is_not_graded(answer: str, fragment: str) -> None:
     verdict = check_expression(answer, "x")
     assert not verdict.valid and fragment in verdict.feedback
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("1 - -1", "2", "correct"),
+        ("1+-1", "0", "correct"),
+        ("2^-2", "1/4", "correct"),
+        ("+-1", "-1", "correct"),
+        ("-(-3)", "3", "correct"),
+        ("1++2", "3", "unreadable"),
+        ("1-+2", "-1", "unreadable"),
+        ("--2", "2", "unreadable"),
+        ("1---1", "0", "unreadable"),
+        ("2^--2", "4", "unreadable"),
+    ],
+)
+def test_signs_in_a_row_are_a_slip_except_a_negative_term(
+    answer: str, expected: str, verdict: str
+) -> None:
+    assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("lg(1000)", "3", "correct"),
+        ("lg(27, 3)", "3", "correct"),
+        ("lg x", "log10(x)", "correct"),
+        ("signum(-3)", "-1", "correct"),
+        ("arctan2(1, -1)", "3*pi/4", "correct"),
+        ("atan2(y, x)", "atan2(x, y)", "wrong"),
+    ],
+)
+def test_two_argument_logarithms_and_angles(answer: str, expected: str, verdict: str) -> None:
+    assert verdict_of(answer, expected) == verdict
