@@ -25,7 +25,7 @@ _KRONECKER = re.compile(r"KroneckerDelta\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")
 _TOKEN = re.compile(
     r"(?P<space>\s+)|(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/@^])|(?P<open>[(\[])|(?P<close>[)\]])"
-    r"|(?P<comma>,)|(?P<root>√)|(?P<mark>⊤)|(?P<other>.)",
+    r"|(?P<comma>,)|(?P<root>[√∛∜])|(?P<mark>⊤)|(?P<other>.)",
     re.DOTALL,
 )
 
@@ -47,7 +47,9 @@ INVERSE_FUNCTIONS = {
     "coth": "acoth",
 }  # fmt: skip
 APPLIED_FUNCTIONS = frozenset(INVERSE_FUNCTIONS) | frozenset(INVERSE_FUNCTIONS.values())
-APPLIED_FUNCTIONS |= {"log", "ln", "exp", "log10", "log2", "lg"}
+APPLIED_FUNCTIONS |= {"log", "ln", "exp", "log10", "log2", "lg", "abs"}
+# What a run-together word may be made of besides the question's symbols: `sinx`, `2pir`.
+_WORD_PIECES = APPLIED_FUNCTIONS | {"pi"}
 # Words for constants and letters that Python reserves: `infinity` is ∞, `lambda` the letter λ.
 WORD_SPELLINGS = {"infinity": "inf", "Infinity": "inf", "infty": "inf", "lambda": "lamda"}
 # `log_2(x)`, `log_{10} x`, `log_b(x)`: a logarithm to the base written as its subscript.
@@ -137,15 +139,16 @@ class _NameTable:
         parts = self.split(token.text)
         if parts is None:
             return [token]  # left for the safe parser to reject by name
-        return [Token("name", self.single[part]) for part in parts]
+        return [Token("name", self.single.get(part, part)) for part in parts]
 
     def split(self, word: str) -> list[str] | None:
-        """Split `word` into known spellings (`QK` -> Q, K), preferring the fewest parts."""
+        """Split `word` into known spellings (`QK` -> Q, K; `sinx` -> sin, x; `pir` -> pi, r),
+        preferring the fewest parts."""
         best: list[list[str] | None] = [[]] + [None] * len(word)
         for end in range(1, len(word) + 1):
             for start in range(end):
                 head, piece = best[start], word[start:end]
-                if head is not None and piece in self.single:
+                if head is not None and (piece in self.single or piece in _WORD_PIECES):
                     candidate = [*head, piece]
                     current = best[end]
                     if current is None or len(candidate) < len(current):
@@ -404,8 +407,12 @@ def _operand_start(out: list[Token]) -> int | None:
     return None
 
 
+_ROOT_DEGREES = {"√": "2", "∛": "3", "∜": "4"}
+
+
 def _wrap_roots(tokens: list[Token]) -> list[Token]:
-    """`√x` and `sqrt x` take the next single operand: `√d_k` -> `sqrt(d_k)`."""
+    """`√x` and `sqrt x` take the next single operand: `√d_k` -> `sqrt(d_k)`; `∛x` and `∜x`
+    are roots of degree 3 and 4."""
     out: list[Token] = []
     i = 0
     while i < len(tokens):
@@ -414,10 +421,23 @@ def _wrap_roots(tokens: list[Token]) -> list[Token]:
         if not (token.kind == "root" or token == Token("name", "sqrt")):
             out.append(token)
             continue
-        out.append(Token("name", "sqrt"))
-        if i < len(tokens) and tokens[i].kind in {"name", "number"}:
-            out.extend([Token("open", "("), tokens[i], Token("close", ")")])
-            i += 1
+        degree = _ROOT_DEGREES.get(token.text, "2")
+        if degree == "2":
+            out.append(Token("name", "sqrt"))
+            if i < len(tokens) and tokens[i].kind in {"name", "number"}:
+                out.extend([Token("open", "("), tokens[i], Token("close", ")")])
+                i += 1
+            continue
+        end = _matching_close(tokens, i) if i < len(tokens) and tokens[i].kind == "open" else None
+        if end is not None:
+            argument, i = tokens[i + 1 : end], end + 1
+        elif i < len(tokens) and tokens[i].kind in {"name", "number"}:
+            argument, i = [tokens[i]], i + 1
+        else:
+            out.append(Token("name", "root"))  # left for the parser to refuse
+            continue
+        out += [Token("name", "root"), Token("open", "("), *_wrap_roots(argument)]
+        out += [Token("comma", ","), Token("number", degree), Token("close", ")")]
     return out
 
 

@@ -50,6 +50,7 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "log2": (1, 1), "cbrt": (1, 1), "sech": (1, 1), "csch": (1, 1), "coth": (1, 1),
     "acot": (1, 1), "asec": (1, 1), "acsc": (1, 1), "acoth": (1, 1), "asech": (1, 1),
     "acsch": (1, 1), "sign": (1, 1), "factorial": (1, 1), "atan2": (2, 2), "lg": (1, 2),
+    "root": (1, 2),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
 # `i` is the imaginary unit unless a question declares a symbol `i` (an index, a position).
@@ -317,6 +318,7 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "cosh": lambda x: math.cosh(abs(x)),
     "log10": lambda x: math.log10(abs(x)),
     "lg": lambda x, base=10: math.log(abs(x), abs(base)),
+    "root": lambda x, degree=2: abs(x) ** (1 / degree),
     "log2": lambda x: math.log2(abs(x)),
     "cbrt": lambda x: abs(x) ** (1 / 3),
     # Γ(|x| + 1) overflows past 170!, so a factorial of a large constant is refused as too large

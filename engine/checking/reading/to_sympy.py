@@ -95,6 +95,7 @@ class SympyBuilder:
             "asech": sympy.asech, "acsch": sympy.acsch, "sign": sympy.sign,
             "factorial": sympy.factorial, "atan2": sympy.atan2,
             "lg": lambda x, base=10: sympy.log(x, base),
+            "root": lambda x, degree=2: x ** (1 / sympy.sympify(degree)),
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:

@@ -23,6 +23,7 @@ _GREEK = {
     "η": "eta", "θ": "theta", "κ": "kappa", "λ": "lamda", "μ": "mu", "ν": "nu", "ξ": "xi",
     "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "φ": "phi", "χ": "chi", "ψ": "psi",
     "ω": "omega", "Δ": "Delta", "Γ": "Gamma", "Θ": "Theta", "Φ": "Phi", "Ω": "Omega",
+    "ϕ": "phi", "ϵ": "epsilon", "ϑ": "theta", "ϱ": "rho", "Λ": "Lamda", "Ψ": "Psi",
 }  # fmt: skip
 # LaTeX spells `lambda` in full, which is a Python keyword; sympy's own spelling avoids that.
 _LATEX_NAMES = {name: name for name in _GREEK.values()} | {

@@ -190,3 +190,25 @@ def test_signs_in_a_row_are_a_slip_except_a_negative_term(
 )
 def test_two_argument_logarithms_and_angles(answer: str, expected: str, verdict: str) -> None:
     assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("sinx", "sin(x)", "correct"),
+        ("2sinxcosx", "sin(2*x)", "correct"),
+        ("lnx^2", "2*log(x)", "correct"),
+        ("pir^2", "pi*r^2", "correct"),
+        ("2pir", "2*pi*r", "correct"),
+        ("sinz", "sin(x)", "unreadable"),  # z is no symbol of the question
+        ("∛x", "x^(1/3)", "correct"),
+        ("∜(x+1)", "(x+1)^(1/4)", "correct"),
+        ("root(x, 5)", "x^(1/5)", "correct"),
+        ("abs x", "abs(x)", "correct"),
+        ("ϕ + ϵ", "phi + epsilon", "correct"),
+    ],
+)
+def test_run_together_functions_roots_and_letter_variants(
+    answer: str, expected: str, verdict: str
+) -> None:
+    assert verdict_of(answer, expected) == verdict
