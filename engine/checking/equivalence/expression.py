@@ -108,6 +108,7 @@ def check_expression(
         (_read_author(wrong, vocabulary, aliases), message) for wrong, message in mistakes
     ]
     factorials = any(uses_factorials(text) for text in [expected, *(w for w, _ in mistakes)])
+    vocabulary = _learner_limits(expected, vocabulary, aliases)
     try:
         check_size(answer)
         refuse_final_exclamation(answer, factorials=factorials)
@@ -275,6 +276,17 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
     if isinstance(expr, tuple):  # pragma: no cover - parse_tree refuses tuples here
         raise AnswerError("could not read this: type one expression")
     return expr
+
+
+def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> Vocabulary:
+    """The limits on a learner's exponents, digits and degree, which keep hostile input cheap,
+    grow to an author's when the expected answer itself needs them: what the bank states as the
+    answer can always be typed (`(x-a)^150` for `(a-x)^150`)."""
+    try:
+        read_expression(expected, vocabulary, aliases=aliases)
+    except AnswerError:
+        return replace(vocabulary, author=True)
+    return vocabulary
 
 
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
