@@ -102,6 +102,9 @@ def check_expression(
         matrices=frozenset(declared["matrices"]),
         ranges=domain.ranges,
     )
+    equation = _equation_sides(expected)
+    if equation is not None:
+        return _check_equation(answer, equation, vocabulary, aliases, mistakes)
     target = _read_author(expected, vocabulary, aliases)
     # Read every listed mistake now, so that an unreadable one is reported whatever is answered.
     known_mistakes = [
@@ -276,6 +279,87 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
     if isinstance(expr, tuple):  # pragma: no cover - parse_tree refuses tuples here
         raise AnswerError("could not read this: type one expression")
     return expr
+
+
+def _equation_sides(expected: str) -> tuple[str, str] | None:
+    """The two sides of an expected answer that is an equation (`y = 2x + 1`), or None."""
+    chain = split_chain(expected, colon=False)
+    if len(chain.links) != 2 or chain.relations != ("=",) or not all(chain.links):
+        return None
+    return chain.links[0], chain.links[1]
+
+
+def _check_equation(
+    answer: str,
+    sides: tuple[str, str],
+    vocabulary: Vocabulary,
+    aliases: Aliases,
+    mistakes: Sequence[tuple[str, str]],
+) -> Verdict:
+    """An equation is answered by an equation with the same solutions: its two sides differ
+    by a nonzero multiple of the expected sides' difference (`y = 2x + 1`, `2x - y = -1`).
+    A listed mistake is an equation too."""
+
+    def difference(equation: tuple[str, str]) -> Any:
+        left, right = (_read_author(side, vocabulary, aliases) for side in equation)
+        return left - right
+
+    target = difference(sides)
+    known_mistakes = []
+    for wrong, message in mistakes:
+        wrong_sides = _equation_sides(wrong)
+        if wrong_sides is None:
+            raise BankError([f"the mistake `{wrong}` must be an equation, as the answer is"])
+        known_mistakes.append((difference(wrong_sides), message))
+    try:
+        check_size(answer)
+        chain = split_chain(rewrite(answer).text, colon=False)
+        if chain.relations != ("=",):
+            given = _read_link(chain.links[-1], vocabulary, aliases)
+            return Verdict(
+                correct=False,
+                interpreted_as=pretty(given),
+                feedback="the answer is an equation: type both of its sides, as `... = ...`",
+            )
+        given_left, given_right = (_read_link(link, vocabulary, aliases) for link in chain.links)
+        _refuse_division_by_zero(given_left - given_right)
+    except AnswerError as error:
+        return Verdict(correct=False, valid=False, feedback=str(error))
+    shown = f"{pretty(given_left)} = {pretty(given_right)}"
+    if _proportional(given_left - given_right, target, vocabulary):
+        return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
+    for wrong, message in known_mistakes:
+        if _proportional(given_left - given_right, wrong, vocabulary):
+            return Verdict(correct=False, interpreted_as=shown, feedback=message)
+    return Verdict(
+        correct=False, interpreted_as=shown, feedback="not equivalent to the expected equation"
+    )
+
+
+def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:
+    """Whether `given` is a nonzero constant times `target` (both zero counts too)."""
+    import numpy as np
+    import sympy
+
+    from engine.checking.equivalence.numeric import Undefined, evaluate
+
+    if equivalent(target, target * 0, vocabulary) or equivalent(given, given * 0, vocabulary):
+        return equivalent(given, target, vocabulary)
+    domain = Domain(
+        positive=vocabulary.positive, integer=vocabulary.integer, ranges=vocabulary.ranges
+    )
+    sampler = domain.sampler(sorted(given.free_symbols | target.free_symbols, key=str))
+    rng = np.random.default_rng(0)
+    for attempt in range(32):
+        try:
+            values = sampler.sample(rng, attempt)
+            ratio = complex(evaluate(given, values)) / complex(evaluate(target, values))
+        except (Undefined, ZeroDivisionError, TypeError):
+            continue
+        if abs(ratio) < 1e-12:
+            return False
+        return equivalent(given, target * sympy.nsimplify(ratio, rational=True), vocabulary)
+    return False
 
 
 def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> Vocabulary:

@@ -212,3 +212,29 @@ def test_run_together_functions_roots_and_letter_variants(
     answer: str, expected: str, verdict: str
 ) -> None:
     assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("y = 1 + 2x", "y = 2*x + 1", "correct"),
+        ("2x - y = -1", "y = 2*x + 1", "correct"),  # the same line, rearranged
+        ("4x + 2 = 2y", "y = 2*x + 1", "correct"),  # a nonzero multiple of both sides
+        ("y = 2x - 1", "y = 2*x + 1", "wrong"),
+        ("2x + 1", "y = 2*x + 1", "wrong"),  # an expression does not answer for an equation
+        ("(x-2)(x+2) = 0", "x^2 = 4", "correct"),
+        ("x = 2", "x^2 = 4", "wrong"),  # a root is lost
+        ("1/0 = y", "y = 2*x + 1", "unreadable"),
+        ("y = ", "y = 2*x + 1", "unreadable"),
+    ],
+)
+def test_an_expected_equation_is_answered_by_an_equivalent_equation(
+    answer: str, expected: str, verdict: str
+) -> None:
+    assert verdict_of(answer, expected) == verdict
+
+
+def test_a_mistake_listed_for_an_equation_is_named() -> None:
+    mistakes = [("y = 2x - 1", "check the sign of the intercept")]
+    verdict = check_expression("y - 2x = -1", "y = 2x + 1", mistakes=mistakes)
+    assert not verdict.correct and verdict.feedback == "check the sign of the intercept"
