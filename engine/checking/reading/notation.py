@@ -52,6 +52,7 @@ APPLIED_FUNCTIONS |= {"log", "ln", "exp", "log10", "log2", "lg", "abs"}
 _WORD_PIECES = APPLIED_FUNCTIONS | {"pi"}
 # Words for constants and letters that Python reserves: `infinity` is ∞, `lambda` the letter λ.
 WORD_SPELLINGS = {"infinity": "inf", "Infinity": "inf", "infty": "inf", "lambda": "lamda"}
+WORD_SPELLINGS |= {"varphi": "phi", "vartheta": "theta", "varepsilon": "epsilon", "varrho": "rho"}
 # `log_2(x)`, `log_{10} x`, `log_b(x)`: a logarithm to the base written as its subscript.
 _LOG_BASE = re.compile(r"log_([0-9]+|[A-Za-z])")
 

@@ -41,6 +41,9 @@ _LATEX_NAMES = {name: name for name in _GREEK.values()} | {
     "tan": "tan",
     "lambda": "lamda",
     "varepsilon": "epsilon",
+    "varphi": "phi",
+    "vartheta": "theta",
+    "varrho": "rho",
 }
 _SYMBOL_CHARS = {
     "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "∗": "*", "÷": "/",
