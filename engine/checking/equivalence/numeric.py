@@ -149,6 +149,7 @@ _ELEMENTWISE: dict[str, Callable[..., Any]] = {
     "asech": lambda x: np.arccosh(1 / (x + 0j)), "acsch": lambda x: np.arcsinh(1 / (x + 0j)),
     "sign": lambda x: _real(x, np.sign), "factorial": lambda x: _real(x, _gamma_plus_one),
     "atan2": lambda y, x: _real(y, lambda real_y: np.arctan2(real_y, _real(x, float).real)),
+    "re": lambda x: np.real(x) + 0j, "im": lambda x: np.imag(x) + 0j, "conjugate": np.conj,
 }  # fmt: skip
 
 

@@ -50,7 +50,7 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "log2": (1, 1), "cbrt": (1, 1), "sech": (1, 1), "csch": (1, 1), "coth": (1, 1),
     "acot": (1, 1), "asec": (1, 1), "acsc": (1, 1), "acoth": (1, 1), "asech": (1, 1),
     "acsch": (1, 1), "sign": (1, 1), "factorial": (1, 1), "atan2": (2, 2), "lg": (1, 2),
-    "root": (1, 2),
+    "root": (1, 2), "re": (1, 1), "im": (1, 1), "conj": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
 # `i` is the imaginary unit unless a question declares a symbol `i` (an index, a position).
@@ -63,7 +63,7 @@ FUNCTION_ALIASES = {
     "cosec": "csc", "cosech": "csch", "arccot": "acot", "arcsec": "asec", "arccsc": "acsc",
     "arccosec": "acsc", "arccoth": "acoth", "arcoth": "acoth", "arcsech": "asech",
     "arsech": "asech", "arccsch": "acsch", "arcsch": "acsch", "sgn": "sign", "signum": "sign",
-    "fact": "factorial", "arctan2": "atan2",
+    "fact": "factorial", "arctan2": "atan2", "conjugate": "conj",
 }  # fmt: skip
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)

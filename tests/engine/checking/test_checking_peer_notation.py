@@ -238,3 +238,17 @@ def test_a_mistake_listed_for_an_equation_is_named() -> None:
     mistakes = [("y = 2x - 1", "check the sign of the intercept")]
     verdict = check_expression("y - 2x = -1", "y = 2x + 1", mistakes=mistakes)
     assert not verdict.correct and verdict.feedback == "check the sign of the intercept"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("re(3 + 4i)", "3", "correct"),
+        ("im(3 + 4i)", "4", "correct"),
+        ("conj(3 + 4i)", "3 - 4i", "correct"),
+        ("conjugate(2i)", "2i", "wrong"),
+        ("abs(3 + 4i)", "5", "correct"),
+    ],
+)
+def test_parts_of_complex_numbers(answer: str, expected: str, verdict: str) -> None:
+    assert verdict_of(answer, expected) == verdict
