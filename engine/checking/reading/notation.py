@@ -523,4 +523,6 @@ def names_used(
 def _symbol_not_call(tokens: list[Token], at: int) -> bool:
     """Whether a function's name stands for a symbol here: `E` (an expectation when called) is
     a field or an energy in `ε_0 E`."""
-    return len(tokens[at].text) == 1 and not _next_is(tokens, at, "(")
+    return len(tokens[at].text) == 1 and not (
+        _next_is(tokens, at, "(") or _next_is(tokens, at, "[")
+    )

@@ -252,3 +252,19 @@ def test_a_mistake_listed_for_an_equation_is_named() -> None:
 )
 def test_parts_of_complex_numbers(answer: str, expected: str, verdict: str) -> None:
     assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("sin(x)^2 + cos(x)^2", "1", "correct"),  # right whatever x is
+        ("x^0", "1", "correct"),
+        ("y - y + d", "d", "correct"),
+        ("x^2", "1", "unreadable"),  # not right for every x: the learner is told the names
+        ("d_q", "d_k", "unreadable"),
+    ],
+)
+def test_names_the_question_does_not_use_are_fine_when_they_cancel(
+    answer: str, expected: str, verdict: str
+) -> None:
+    assert verdict_of(answer, expected) == verdict
