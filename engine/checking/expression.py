@@ -22,6 +22,7 @@ from engine.checking.domain import Domain, declare_domain, is_kronecker_delta
 from engine.checking.notation import names_used, normalise
 from engine.checking.python_spelling import rewrite
 from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.spoken import read_spoken
 from engine.checking.statement import has_words, number_word, split_chain, trailing_group
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
@@ -36,8 +37,8 @@ SIMPLIFY_EXPONENT = 10
 # `d_k/2 (T ≫ d_k)`: a bracket stating a condition is a remark, not a factor.
 _RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→]")
 _BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
-# A number with two decimal points, `22.6.3`: a slip, not a product.
-_TWO_POINTS = re.compile(r"\d*\.\d+\.\d+")
+# A number with two decimal points, `22.6.3` or `0..471`: a slip, not a product.
+_TWO_POINTS = re.compile(r"\d*\.\d*\.\d+")
 # The longest interpretation shown to a learner, in characters.
 PRETTY_LIMIT = 300
 
@@ -80,6 +81,7 @@ def check_expression(
         known |= names_used(
             author_text, symbols=known, aliases=aliases, matrices=declared["matrices"]
         )
+    known |= question_symbols(question)
     for author_text in context:  # the rest of a formula the answer is part of
         try:
             known |= names_used(
@@ -119,6 +121,8 @@ def check_expression(
                 step = _read_link(link, vocabulary, aliases)
             except AnswerError:
                 continue  # working in words: not checked
+            if _states_a_moment(step):
+                continue  # `Var(q·k)/d_k`: the quantity restated, its value not known here
             if not equivalent(step, target, vocabulary, tolerance=tolerance):
                 feedback = f"a step of the chain does not hold: `{link}` is not `{links[-1]}`"
                 return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
@@ -148,6 +152,38 @@ def _judge(
             if equivalent(given, wrong, vocabulary, tolerance=tolerance, kronecker=kronecker):
                 return Verdict(correct=False, interpreted_as=shown, feedback=message)
     return Verdict(correct=False, interpreted_as=shown, feedback=_wrong_hint(given, target))
+
+
+# Single letters of a question's prose that are no symbols: the article, and `e.g.`, `i.e.`.
+_PROSE_LETTERS = frozenset({"a"})
+
+
+def question_symbols(question: str) -> set[str]:
+    """The symbols the text of a question names: `T` and `i` in "positions 1, 2, …, T ... the
+    query at position i". An answer that uses one where it does not belong is readable and
+    wrong (`T - i + 1` keys); a name the question never mentions (`d_q`) is a slip, and the
+    learner is asked again."""
+    from engine.checking.notation import tokenise
+    from engine.checking.safe_ast import is_symbol_like
+
+    try:
+        tokens = [t for t in tokenise(question) if t.kind != "space"]
+    except AnswerError:
+        return set()
+    found = set()
+    for at, token in enumerate(tokens):
+        before = tokens[at - 1].text if at > 0 else ""
+        after = tokens[at + 1].text if at + 1 < len(tokens) else ""
+        if (
+            token.kind == "name"
+            and is_symbol_like(token.text)
+            and token.text not in _PROSE_LETTERS
+            and before not in {"^", "**", "."}  # K^T, K.T, Q.shape: no symbols
+            and after not in {".", "("}  # e.g., f(x)
+            and not (token.text == "R" and after == "^")  # ℝ^d_k, the real vectors
+        ):
+            found.add(token.text)
+    return found
 
 
 def _answer_links(
@@ -229,6 +265,14 @@ def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> N
         )
 
 
+def _states_a_moment(expr: Any) -> bool:
+    """Whether `expr` holds a mean or a variance, `E[...]` or `Var(...)`, whose value the
+    checker does not know: a link that restates the question in other terms."""
+    from sympy.core.function import AppliedUndef
+
+    return any(call.func.__name__ in {"E", "Var"} for call in expr.atoms(AppliedUndef))
+
+
 def _has_kronecker(*expressions: Any) -> bool:
     return any(
         is_kronecker_delta(str(symbol)) for expr in expressions for symbol in expr.free_symbols
@@ -238,6 +282,7 @@ def _has_kronecker(*expressions: Any) -> bool:
 def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | None = None) -> Any:
     """Read typed text into a SymPy expression, or raise AnswerError saying why not."""
     check_size(text)  # before any rewriting, so hostile text costs nothing
+    text = read_spoken(text)
     doubled = _TWO_POINTS.search(text)
     if doubled:
         raise AnswerError(

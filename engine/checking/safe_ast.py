@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -57,6 +58,24 @@ FUNCTION_ALIASES = {
     "arccosh": "acosh", "arctanh": "atanh", "arsinh": "asinh", "arcosh": "acosh",
     "artanh": "atanh", "lg": "log10", "Exp": "exp", "Log": "log", "Ln": "ln",
 }  # fmt: skip
+
+# A name that reads as a mathematical symbol: one letter (Latin, or a Greek letter's name, but not
+# the constant `pi`), optionally with a short subscript: `T`, `p_j`, `d_q`, `sigma`.
+_SYMBOL_LIKE = re.compile(
+    r"(?:[A-Za-z]|alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lamda|mu|nu|xi|rho|sigma"
+    r"|tau|phi|chi|psi|omega|Delta|Gamma|Theta|Phi|Omega)(?:_[A-Za-z0-9]{1,3})?"
+)
+
+
+def is_symbol_like(name: str) -> bool:
+    """Whether `name` reads as a mathematical symbol (`T`, `p_j`, `sigma`) rather than a word,
+    a function or a constant."""
+    return (
+        bool(_SYMBOL_LIKE.fullmatch(name))
+        and name not in FUNCTION_NAMES
+        and name not in CONSTANT_NAMES
+    )
+
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 _REFUSED_NODES: dict[type[ast.AST], str] = {

@@ -18,10 +18,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
-_RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
+# LaTeX spells the same signs as commands: `\sqrt{512} \approx 22.6`, `\Rightarrow`.
+_IMPLICATION = re.compile(
+    r"→|⇒|=>|->|⟹|;|\\(?:Rightarrow|implies|to|rightarrow|longrightarrow)(?![A-Za-z])"
+    r"|\b(?:so|hence|therefore|thus|gives)\b",
+    re.IGNORECASE,
+)
+_RELATION = re.compile(
+    r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:|\\(?:approx|simeq|cong|geq?|leq?|in)(?![A-Za-z])"
+)
 _APPROXIMATELY = re.compile(
-    r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE
+    r"^\s*(?:≈|\\approx(?![A-Za-z])|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*",
+    re.IGNORECASE,
 )
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
 _TRAILING = re.compile(
@@ -32,6 +40,8 @@ _QUALIFIER = re.compile(
     r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
 )
 EXACT = "="
+_RELATION_SIGNS = {"==": "=", "\\approx": "≈", "\\simeq": "≃", "\\cong": "≅", "\\ge": "≥"}
+_RELATION_SIGNS |= {"\\geq": "≥", "\\le": "≤", "\\leq": "≤", "\\in": "∈"}
 # The relations after which a link must equal the next one exactly.
 _EXACT_RELATIONS = {"=", "=="}
 
@@ -70,7 +80,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
             match = _RELATION.match(statement, i)
             if match and (colon or match.group() != ":"):
                 links.append(statement[start:i].strip())
-                relations.append("=" if match.group() == "==" else match.group())
+                relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
                 i = start = match.end()
                 continue
         i += 1
