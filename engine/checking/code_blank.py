@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,9 @@ TRIALS = 3
 T_Q, T_K, D_K, D_V = 5, 7, 4, 3
 
 
+_OTHER_LITERALS = re.compile(r"(?<![\w.])(true|false|none)(?![\w(])")
+
+
 class _Failure(Exception):
     """The code cannot be computed (a shape mismatch, a name that does not exist)."""
 
@@ -39,15 +42,19 @@ class CodeVerdict:
     note: str = ""
 
 
-def judge_piece(code: str, reference: str, piece: str, blank: str) -> CodeVerdict | None:
-    """Compare `piece` with `reference` in `code`, where `blank` marks the blank.
+def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) -> CodeVerdict | None:
+    """Compare `piece` in `code`, where `blank` marks the blank, with each of `references`
+    (spellings that are all right): the piece is the same when it computes what one of them
+    does. References outside the subset are passed over.
 
-    Returns None when the card's own code is outside the subset (the caller then compares
-    text); raises AnswerError when the piece cannot be read.
+    Returns None when the card's own code is outside the subset for every reference (the caller
+    then compares text); raises AnswerError when the piece cannot be read.
     """
     if len(piece) > MAX_PIECE:
         raise AnswerError(f"could not read this: keep the piece under {MAX_PIECE} characters")
     piece = piece.strip().replace("−", "-").replace("∞", "np.inf")
+    # `true`, `false`, `none`: another language's spelling of Python's literals.
+    piece = _OTHER_LITERALS.sub(lambda m: m.group(1).capitalize(), piece)
     try:
         piece_tree = ast.parse(piece, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -57,15 +64,19 @@ def judge_piece(code: str, reference: str, piece: str, blank: str) -> CodeVerdic
 
     stripped = code.strip("\n")
     line = stripped[: stripped.index(blank)].count("\n") + 1 if blank in stripped else 0
-    same = True
     note = ""
     no_op = bool(re.search(r"\.transpose\(\s*(?:0\s*,\s*1|-2\s*,\s*-1)\s*\)", piece))
+    # The references that compute at all; each stays a candidate while it agrees in every trial.
+    candidates = list(dict.fromkeys(references))
     for trial in range(TRIALS):
-        try:
-            expected = _run(
-                code.replace(blank, f"({reference})"), np.random.default_rng(trial), line
-            )
-        except (_Failure, SyntaxError, ValueError, TypeError, ArithmeticError, RecursionError):
+        values = {}
+        for reference in candidates:
+            try:
+                filled = code.replace(blank, f"({reference})")
+                values[reference] = _run(filled, np.random.default_rng(trial), line)
+            except (_Failure, SyntaxError, ValueError, TypeError, ArithmeticError, RecursionError):
+                continue
+        if not values:
             return None
         try:
             got = _run(code.replace(blank, f"({piece})"), np.random.default_rng(trial), line)
@@ -77,12 +88,12 @@ def judge_piece(code: str, reference: str, piece: str, blank: str) -> CodeVerdic
             )
         except (ValueError, TypeError, ArithmeticError, IndexError, RecursionError) as exc:
             return CodeVerdict(False, _with_no_op(_cannot(exc), no_op, piece))
-        if not _same(expected, got):
-            same = False
-            break
-    if not same and no_op:
-        note = NO_OP_TRANSPOSE.format(call=piece)
-    return CodeVerdict(same, note)
+        candidates = [ref for ref, expected in values.items() if _same(expected, got)]
+        if not candidates:
+            if no_op:
+                note = NO_OP_TRANSPOSE.format(call=piece)
+            return CodeVerdict(False, note)
+    return CodeVerdict(True)
 
 
 def _cannot(exc: Exception) -> str:
@@ -144,6 +155,13 @@ def _run(code: str, rng: Any, line: int) -> Any:
         for name in names:
             env.setdefault(name, _input_for(name, rng))
         body = function.body
+    else:
+        # A piece of a formula on its own (`(G * A).sum(-1, keepdims=True)`): every name it
+        # uses is an input, drawn from the name, so that two spellings see the same arrays.
+        base = int(rng.integers(1 << 30))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id not in env and node.id not in _BUILTINS:
+                env[node.id] = _input_for(node.id, _rng_for(base, node.id))
     result: Any = None
     evaluator = _Evaluator(env)
     for statement in body:
@@ -172,6 +190,12 @@ def _environment() -> dict[str, Any]:
     return {"np": np, "numpy": np, "math": math, "inf": math.inf}
 
 
+def _rng_for(base: int, name: str) -> Any:
+    import numpy as np
+
+    return np.random.default_rng([base, *name.encode()])
+
+
 def _input_for(name: str, rng: Any) -> Any:
     shapes = {"Q": (T_Q, D_K), "K": (T_K, D_K), "V": (T_K, D_V), "q": (D_K,), "k": (D_K,)}
     return rng.normal(size=shapes.get(name, (T_Q, T_K)))
@@ -182,12 +206,12 @@ _NUMPY_FUNCTIONS = frozenset(
     | {"einsum", "max", "min", "amax", "amin", "sum", "mean", "subtract", "add", "multiply"}
     | {"divide", "true_divide", "maximum", "minimum", "abs", "square", "array", "asarray"}
     | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
-    | {"inf", "infty", "NINF", "newaxis"}
+    | {"inf", "infty", "NINF", "newaxis", "reshape"}
 )
-_MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow"})
+_MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow", "nan"})
 _ARRAY_METHODS = frozenset(
     {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T", "mT"}
-    | {"shape", "ndim", "size"}
+    | {"shape", "ndim", "size", "reshape"}
 )
 _BUILTINS: dict[str, Callable[..., Any]] = {
     "len": len, "float": float, "int": int, "abs": abs, "max": max, "min": min,
@@ -251,6 +275,8 @@ class _Evaluator:
                 return np.inf
             if name == "NINF":
                 return -np.inf
+            if name in {"nan", "NaN", "NAN"}:
+                return np.nan
             if name in _NUMPY_FUNCTIONS and hasattr(np, name):
                 return getattr(np, name)
             raise _Failure(f"unknown:`np.{name}` is not part of the NumPy this checker reads")

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.bank.catalog import open_set
+from engine.bank.model import QuestionSet
 from engine.checking import Precision, check_expression, check_number, check_vector
+from engine.verdict import Verdict
 
 TWO_DECIMALS = Precision(decimals=2)
 SOFTMAX_123 = [0.0900306, 0.2447285, 0.6652410]
@@ -120,3 +123,76 @@ def test_latex_relations_link_a_chain() -> None:
 def test_a_number_with_two_decimal_points_is_asked_again() -> None:
     verdict = check_number("0..471", 0.471, precision=Precision(decimals=3))
     assert not verdict.valid and "two decimal points" in verdict.feedback
+
+
+# -- code blanks ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
+    return open_set("15", tmp_path_factory.mktemp("store"))
+
+
+def grade(set_15: QuestionSet, item_id: str, answer: str) -> Verdict:
+    item = set_15.item(item_id)
+    assert item is not None
+    return item.grade(answer)
+
+
+@pytest.mark.parametrize(
+    ("item_id", "answer", "meant"),
+    [
+        ("cloze-five-lines-max-axis", "axis=-1", "-1"),
+        ("cloze-five-lines-max-axis", "-1, keepdims=True", "-1"),
+        ("cloze-five-lines-keepdims", "keepdims=True", "True"),
+        ("cloze-five-lines-exp", "A = np.exp(S)", "np.exp(S)"),
+    ],
+)
+def test_the_text_next_to_a_blank_typed_again_is_not_part_of_the_piece(
+    set_15: QuestionSet, item_id: str, answer: str, meant: str
+) -> None:
+    assert grade(set_15, item_id, answer).correct
+    assert grade(set_15, item_id, answer.replace(meant, "0")).valid
+
+
+def test_a_piece_keeps_its_own_brackets(set_15: QuestionSet) -> None:
+    # `np.exp(` ends the line before the blank, but `np.exp(s - m)` is a piece of its own.
+    verdict = grade(set_15, "cloze-stable-softmax", "np.exp(s - m)")
+    assert verdict.valid and not verdict.correct
+
+
+def test_another_languages_spelling_of_true_is_true(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-five-lines-keepdims", "true").correct
+    assert not grade(set_15, "cloze-five-lines-keepdims", "false").correct
+
+
+def test_a_blank_is_right_when_it_computes_what_any_accepted_spelling_does(
+    set_15: QuestionSet,
+) -> None:
+    # `-1e9` is accepted for the mask's `-np.inf`, so `-10**9` (the same number) is right.
+    assert grade(set_15, "cloze-causal-mask", "-10**9").correct
+    assert not grade(set_15, "cloze-causal-mask", "10**9").correct
+    assert grade(set_15, "cloze-causal-mask", "np.nan").valid  # read, and wrong
+
+
+def test_numpy_code_in_a_blank_of_a_formula_is_judged_by_what_it_computes(
+    set_15: QuestionSet,
+) -> None:
+    item = "cloze-softmax-backward-matrix"
+    assert grade(set_15, item, "np.sum(A * G, axis=1, keepdims=True)").correct
+    assert grade(set_15, item, "(A * G).sum(1, keepdims=True)").correct
+    wrong = grade(set_15, item, "np.sum(A * G, axis=0, keepdims=True)")
+    assert wrong.valid and not wrong.correct
+
+
+def test_the_signs_of_the_entry_by_entry_product_are_one(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-softmax-backward-matrix", "(G ∘ A) 1").correct
+    assert grade(set_15, "cloze-softmax-backward-matrix", "(A ⊙ G)1").correct
+
+
+def test_a_full_slice_selects_what_the_index_alone_does(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-output-row", "V[j, :]").correct
+    assert not grade(set_15, "cloze-output-row", "V[:, j]").correct
+
+
+def test_reshape_is_read_and_is_no_transpose(set_15: QuestionSet) -> None:
+    verdict = grade(set_15, "cloze-five-lines-transpose", "K.reshape(K.shape[1], K.shape[0])")
+    assert verdict.valid and not verdict.correct
