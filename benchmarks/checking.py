@@ -70,7 +70,12 @@ class Series:
 def measure_warm(reps: int) -> tuple[list[Series], Series]:
     from engine.bank.catalog import open_set
     from engine.cards.typed import TypedItem
-    from engine.checking.bounded import checker_pid, close_checker, default_checker, start_checker
+    from engine.checking.worker.bounded import (
+        checker_pid,
+        close_checker,
+        default_checker,
+        start_checker,
+    )
 
     qset = open_set(SET, Path(os.environ["ATTNQUIZ_HOME"]))
     items: list[tuple[TypedItem, str]] = []

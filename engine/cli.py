@@ -484,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     def run() -> object:
         command = next((a for a in args if not a.startswith("-")), None)
         if command in GRADING_COMMANDS and not {"-h", "--help"} & set(args):
-            from engine.checking.bounded import start_checker
+            from engine.checking.worker.bounded import start_checker
 
             start_checker()
         return app(args, prog_name="attnquiz", standalone_mode=False)

@@ -19,7 +19,7 @@ from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.exercise import ExerciseItem
 from engine.cards.typed import TypedItem
-from engine.checking.bounded import Checker, default_checker
+from engine.checking.worker.bounded import Checker, default_checker
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store

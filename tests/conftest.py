@@ -43,7 +43,7 @@ def run_cli(*args: str, input: str = "", env: Mapping[str, str | None] | None = 
     """Run `attnquiz ARGS` in this process, as the console script does (`engine.cli.main`, with
     its error edge and exit codes), with `input` as a non-terminal standard input, stdout and
     stderr captured apart, and `env` set (a None value unsets a variable) for the run only."""
-    from engine.checking import bounded
+    from engine.checking.worker import bounded
     from engine.cli import main
 
     runner = CliRunner()

@@ -131,7 +131,7 @@ def _load_item(
 def _deep_check(item: Item) -> list[str]:
     try:
         if isinstance(item, TypedItem):  # re-checked in the bounded worker: a time limit
-            from engine.checking.bounded import default_checker
+            from engine.checking.worker.bounded import default_checker
 
             return default_checker().check_bank(item) + item.check_stated()
         return item.check_bank() + item.check_stated()

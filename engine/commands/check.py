@@ -21,7 +21,7 @@ def run_check(
     step: int | None = None,
 ) -> int:
     from engine.cards.typed import TypedItem
-    from engine.checking.bounded import BoundedChecker
+    from engine.checking.worker.bounded import BoundedChecker
 
     checker = BoundedChecker()
     # The checker imports SymPy in its own process while this one loads the bank.

@@ -26,7 +26,7 @@ def run_quiz(
 ) -> int:
     """`new_per_day`, `retention` and `confidence`, when given, are stored as the learner's
     settings (and hold for every later command); None uses the stored ones."""
-    from engine.checking.bounded import close_checker, start_checker
+    from engine.checking.worker.bounded import close_checker, start_checker
 
     # The checker imports SymPy in its own process while this one loads the bank and the store,
     # and the learner reads the first question.

@@ -2,7 +2,7 @@
 
 `check_step` here takes the same arguments and gives the same `StepVerdict` as
 `engine.checking.derivation.check_step`, but the work runs in the worker process of
-`engine.checking.bounded`, which is killed (and replaced in the background) when a line takes
+`engine.checking.worker.bounded`, which is killed (and replaced in the background) when a line takes
 longer than `$ATTNQUIZ_CHECK_TIMEOUT` seconds. So a pathological line (huge powers of sums, a
 slow cancellation) costs the learner one short wait, never a hung drill or the machine's memory.
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.checking import bounded
 from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
-from engine.checking.worker_wire import StepRequest, request_to_data, step_verdict_from_data
+from engine.checking.worker import bounded
+from engine.checking.worker.wire import StepRequest, request_to_data, step_verdict_from_data
 from engine.errors import AnswerError
 
 TIMED_OUT = "could not check this step in time ({seconds:g} s); write it more simply"

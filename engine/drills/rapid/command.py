@@ -21,7 +21,7 @@ def run_rapid(
     set_name: str, data_dir: Path | None, *, seed: int | None = None, count: int | None = None
 ) -> int:
     """A round; 0 when every question is right within the limit, 1 otherwise, 130 on Ctrl-C."""
-    from engine.checking.bounded import close_checker, start_checker
+    from engine.checking.worker.bounded import close_checker, start_checker
     from engine.clock import make_clock
     from engine.drills.rapid import view as rapid_view
     from engine.paths import store_dir

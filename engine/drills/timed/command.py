@@ -17,7 +17,7 @@ def run_timed(set_name: str, data_dir: Path | None) -> int:
     """`attnquiz drill SET --timed`: 0 all right within the limit, 1 otherwise, 130 on Ctrl-C."""
     import sys
 
-    from engine.checking.bounded import close_checker, start_checker
+    from engine.checking.worker.bounded import close_checker, start_checker
     from engine.clock import make_clock
     from engine.commands.context import load
     from engine.drills.timed import view as timed_view

@@ -41,7 +41,7 @@ def check_card(item: Item, answer: str) -> QuestionCheck:
     """A card's verdict as a drill shows it. Typed kinds are graded in the bounded worker, so
     whatever is typed gets an answer within its time limit."""
     from engine.cards.typed import TypedItem
-    from engine.checking.bounded import default_checker
+    from engine.checking.worker.bounded import default_checker
     from engine.errors import AnswerError
 
     try:

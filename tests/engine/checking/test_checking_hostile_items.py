@@ -18,7 +18,7 @@ import pytest
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
 from engine.checking import check_vector
-from engine.checking.bounded import default_checker
+from engine.checking.worker.bounded import default_checker
 from engine.verdict import Verdict
 
 FACTORIALS = [

@@ -19,15 +19,15 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.cards.typed import TypedItem
-from engine.checking import bounded
-from engine.checking.bounded import (
+from engine.checking.worker import bounded
+from engine.checking.worker.bounded import (
     checker_pid,
     close_checker,
     default_checker,
     stall_for_tests,
     start_checker,
 )
-from engine.checking.worker import TEST_OPS_ENV
+from engine.checking.worker.main import TEST_OPS_ENV
 
 # Real worker processes, killed and waited for: slow by nature.
 pytestmark = pytest.mark.slow
@@ -161,7 +161,7 @@ def test_the_time_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPat
 
 
 STARTS_A_WORKER = """
-from engine.checking.bounded import checker_pid, start_checker, _exchange
+from engine.checking.worker.bounded import checker_pid, start_checker, _exchange
 start_checker()
 assert _exchange({"op": "nothing"}, 60) is not None  # waits until the worker is ready
 print(checker_pid(), flush=True)

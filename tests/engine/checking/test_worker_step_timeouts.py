@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.checking import bounded, worker_process
-from engine.checking.bounded import checker_pid, close_checker
 from engine.checking.derivation import Assumptions
 from engine.checking.derivation.bounded import check_step
+from engine.checking.worker import bounded
+from engine.checking.worker import process as worker_process
+from engine.checking.worker.bounded import checker_pid, close_checker
 from engine.drills.loader import load_drill_file
 from engine.drills.model import Drill
 from engine.drills.runner import DrillRun

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.checking import derivation
-from engine.checking.bounded import checker_pid, start_checker
 from engine.checking.derivation import Assumptions, BrokenLink, StepVerdict
 from engine.checking.derivation import bounded as bounded_derivation
-from engine.checking.worker import answer_request
-from engine.checking.worker_wire import (
+from engine.checking.worker.bounded import checker_pid, start_checker
+from engine.checking.worker.main import answer_request
+from engine.checking.worker.wire import (
     StepRequest,
     assumptions_from_data,
     assumptions_to_data,

@@ -8,7 +8,7 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.cards.typed import NumberItem, TypedItem
-from engine.checking.bounded import checker_pid, default_checker, start_checker
+from engine.checking.worker.bounded import checker_pid, default_checker, start_checker
 from engine.errors import AnswerError
 
 ANSWERS = [

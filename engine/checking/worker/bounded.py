@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from engine.checking.worker_process import CheckerDied, CheckerTimeout, WorkerProcess
-from engine.checking.worker_wire import verdict_from_data
+from engine.checking.worker.process import CheckerDied, CheckerTimeout, WorkerProcess
+from engine.checking.worker.wire import verdict_from_data
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 

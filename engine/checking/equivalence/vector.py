@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from engine.checking.number import NEAR_MISS_STEPS, Precision
-from engine.checking.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
-from engine.checking.statement import split_chain
+from engine.checking.equivalence.number import NEAR_MISS_STEPS, Precision
+from engine.checking.reading.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
+from engine.checking.reading.statement import split_chain
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -121,7 +121,7 @@ class _Reader:
             if not math.isfinite(value):
                 raise AnswerError(f"could not read this: entry {self.entries} is too large")
             return value
-        from engine.checking.expression import evaluate_number
+        from engine.checking.equivalence.expression import evaluate_number
 
         try:
             return evaluate_number(text)
