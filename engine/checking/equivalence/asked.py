@@ -163,3 +163,24 @@ def _one_call(bare: str) -> bool:
         if depth == 0:
             return i == len(bare) - 1
     return False
+
+
+# `i keys`, `40 dims`: an answer, then one plain word.
+_TRAILING_WORD = re.compile(r"(.*?[\w)\]])\s+([A-Za-z]{3,})\.?\s*", re.DOTALL)
+
+
+def without_counted_noun(answer: str, question: str) -> str:
+    """`answer` without a trailing noun that names what the question counts (`i keys` to "how
+    many keys", `40 dims` to "which head dimension"): a fair examiner reads the count. A unit
+    is left in place (it is converted, or wrong), and so is any other word."""
+    from engine.checking.equivalence.units import known_unit
+
+    match = _TRAILING_WORD.fullmatch(answer)
+    if match is None or known_unit(match.group(2)):
+        return answer
+    word = match.group(2).lower()
+    stems = {word, word.removesuffix("s"), word.removesuffix("es")}
+    asked = set(re.findall(r"[a-z]{3,}", question.lower()))
+    if any(len(stem) >= 3 and any(w.startswith(stem) for w in asked) for stem in stems):
+        return match.group(1)
+    return answer

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.checking.equivalence.asked import judge_label
+from engine.checking.equivalence.asked import judge_label, without_counted_noun
 from engine.checking.equivalence.domain import Domain, declare_domain, is_kronecker_delta
 from engine.checking.reading.notation import names_used, normalise
 from engine.checking.reading.python_spelling import rewrite
@@ -192,6 +192,7 @@ def _answer_links(
     """The links of the answer's chain, without its left side, and what is wrong with that
     left side (empty when nothing is)."""
     links = [link for link in split_chain(text, colon=False).links]
+    links[-1] = without_counted_noun(links[-1], question)
     if len(links) < 2:
         return links, ""
     label = judge_label(links[0], question)

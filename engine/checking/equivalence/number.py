@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checking.equivalence.asked import judge_label
+from engine.checking.equivalence.asked import judge_label, without_counted_noun
 from engine.checking.equivalence.expression import _evaluate_number, pretty
 from engine.checking.reading.python_spelling import rewrite
 from engine.checking.reading.safe_ast import check_size
@@ -95,6 +95,7 @@ class _Reading:
     shown: str
     problem: str | None = None  # working in brackets that disagrees, a unit of another kind
     converted: str = ""  # `16 GiB = 16384 MiB` when the answer was in another unit
+    unitless: bool = False  # a plain number (the question's unit is implied)
 
 
 def check_number(
@@ -117,6 +118,7 @@ def check_number(
         check_size(answer)  # before splitting, so hostile text costs nothing
         chain = split_chain(rewrite(answer).text, colon=False)
         links, label_problem = _without_label(chain, question, unit)
+        links[-1] = without_counted_noun(links[-1], question)
         readings: list[_Reading | None] = []
         for position, link in enumerate(links):
             last = position == len(links) - 1
@@ -147,11 +149,24 @@ def check_number(
             miss = f"in the unit the question asks for, {final.converted}: {miss}"
         return wrong(miss)
     for link, reading in zip(links[:-1], readings[:-1], strict=True):
-        if reading is not None and abs(reading.value - expected) > allowed:
+        if reading is not None and not _step_holds(reading, expected, allowed, unit):
             return wrong(f"the step `{link}` does not hold: it is {_format(reading.value)}")
     precise = math.isclose(final.value, expected, rel_tol=1e-9, abs_tol=1e-12)
     feedback = "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
     return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+
+
+def _step_holds(reading: _Reading, expected: float, allowed: float, unit: str | None) -> bool:
+    """Whether a link of working holds. Working may count in the unit without its prefix
+    (`2048² × 4 = 16777216 = 16 MiB` in bytes, `4096² = 16.8M` as a count for millions)."""
+    if abs(reading.value - expected) <= allowed:
+        return True
+    if unit is None or not reading.unitless:
+        return False
+    from engine.checking.equivalence.units import unprefixed_factor
+
+    factor = unprefixed_factor(unit)
+    return factor is not None and abs(reading.value / factor - expected) <= allowed
 
 
 def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[str], str]:
@@ -173,9 +188,11 @@ def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[
 def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
     text = number_word(_THRESHOLD.sub("", link.strip(), count=1))
     group = trailing_group(text)
-    # `8 (√64)` is a number with its working and `0 (by symmetry)` one with a remark; `ln (x)`
-    # is a call.
-    if group is not None and (is_plain_number(group[0]) or has_words(group[1])):
+    # `8 (√64)` is a number with its working, `16 MiB (2048·2048·4 B)` one with a unit, and
+    # `0 (by symmetry)` one with a remark; `ln (x)` is a call.
+    if group is not None and (
+        is_plain_number(group[0]) or has_words(group[1]) or _split_unit(group[0]) is not None
+    ):
         head, inner = group
         head_reading = _read(head, unit, tolerance)
         working = _working_value(inner, unit)
@@ -199,9 +216,8 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
             raise
         number, typed_unit = split
         return _with_unit(number, typed_unit, unit)
-    return _Reading(
-        value, _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
-    )
+    shown = _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
+    return _Reading(value, shown, unitless=True)
 
 
 def _with_unit(number: str, typed_unit: str, unit: str | None) -> _Reading:

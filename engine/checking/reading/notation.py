@@ -34,7 +34,7 @@ _TOKEN = re.compile(
 # capitals are their names, nor single letters.
 CASELESS_FUNCTIONS = frozenset(
     {"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min", "sin", "cos", "tan", "sinh"}
-    | {"cosh", "tanh"}
+    | {"cosh", "tanh", "sigmoid"}
 )
 
 

@@ -48,7 +48,7 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "sin": (1, 1), "cos": (1, 1), "tan": (1, 1), "sec": (1, 1), "csc": (1, 1), "cot": (1, 1),
     "asin": (1, 1), "acos": (1, 1), "atan": (1, 1), "sinh": (1, 1), "cosh": (1, 1),
     "tanh": (1, 1), "asinh": (1, 1), "acosh": (1, 1), "atanh": (1, 1), "log10": (1, 1),
-    "log2": (1, 1), "cbrt": (1, 1),
+    "log2": (1, 1), "cbrt": (1, 1), "sigmoid": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
 CONSTANT_NAMES = frozenset({"pi", "e", "inf"})
@@ -328,6 +328,7 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "log10": lambda x: math.log10(abs(x)),
     "log2": lambda x: math.log2(abs(x)),
     "cbrt": lambda x: abs(x) ** (1 / 3),
+    "sigmoid": lambda x: 1 / (1 + math.exp(min(-x, 700))),
 }
 _FLOAT_OPS: dict[type[ast.operator], Callable[[float, float], Any]] = {
     ast.Add: lambda a, b: a + b,

@@ -90,7 +90,7 @@ class SympyBuilder:
             "atan": sympy.atan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
             "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh,
             "log10": lambda x: sympy.log(x, 10), "log2": lambda x: sympy.log(x, 2),
-            "cbrt": sympy.cbrt,
+            "cbrt": sympy.cbrt, "sigmoid": lambda x: 1 / (1 + sympy.exp(-x)),
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:

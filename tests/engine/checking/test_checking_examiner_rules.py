@@ -196,3 +196,48 @@ def test_a_full_slice_selects_what_the_index_alone_does(set_15: QuestionSet) -> 
 def test_reshape_is_read_and_is_no_transpose(set_15: QuestionSet) -> None:
     verdict = grade(set_15, "cloze-five-lines-transpose", "K.reshape(K.shape[1], K.shape[0])")
     assert verdict.valid and not verdict.correct
+
+
+# -- numbers -----------------------------------------------------------------------------------
+def test_working_in_brackets_may_carry_units() -> None:
+    assert check_number("16 MiB (2048·2048·4 B)", 16, abs_tol=0.1, unit="MiB").correct
+    assert check_number("10 FLOP/byte (200/20)", 10, abs_tol=0.01, unit="FLOP/byte").correct
+    verdict = check_number("16 MiB (2048·2048·2 B)", 16, abs_tol=0.1, unit="MiB")
+    assert verdict.valid and not verdict.correct and "gives 8, not 16" in verdict.feedback
+
+
+def test_working_may_count_in_the_unit_without_its_prefix() -> None:
+    assert check_number("4096² = 16.8M", 16.777, rel_tol=0.05, unit="million").correct
+    assert check_number("2048^2 * 4 = 16777216 = 16 MiB", 16, abs_tol=0.1, unit="MiB").correct
+    verdict = check_number("2048^2 * 2 = 16 MiB", 16, abs_tol=0.1, unit="MiB")
+    assert not verdict.correct and "the step `2048^2 * 2` does not hold" in verdict.feedback
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "correct"),
+    [
+        ("40 dims", "Above which head dimension d_k is it compute-bound?", True),
+        ("20 dims", "Above which head dimension d_k is it compute-bound?", False),
+        ("16 heads", "What is the head size d_k of each head?", True),
+    ],
+)
+def test_a_count_may_name_what_it_counts(answer: str, question: str, correct: bool) -> None:
+    expected = 40.0 if "dimension" in question else 16.0
+    verdict = check_number(answer, expected, abs_tol=0.5, question=question)
+    assert verdict.valid and verdict.correct is correct
+
+
+def test_a_word_the_question_does_not_use_is_not_a_count() -> None:
+    question = "Above which head dimension d_k is it compute-bound?"
+    assert not check_number("40 apples", 40.0, abs_tol=0.5, question=question).valid
+
+
+def test_a_counted_noun_after_an_expression() -> None:
+    question = "How many keys can the query at position i attend to? Give an expression in i."
+    assert check_expression("i keys", "i", integer=["i"], question=question).correct
+    assert not check_expression("i - 1 keys", "i", integer=["i"], question=question).correct
+
+
+def test_the_logistic_sigmoid_is_a_function() -> None:
+    assert check_number("sigmoid(1/sqrt(2))", 0.66976, abs_tol=1e-3).correct
+    assert check_expression("Sigmoid(x)", "1/(1 + exp(-x))").correct
