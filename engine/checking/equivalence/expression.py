@@ -111,6 +111,8 @@ def check_expression(
         given = _read_link(links[-1], vocabulary, aliases)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
+    equal = _stated_equal(question, target)
+    given = _as_stated(given, equal)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
     if label_problem:
@@ -121,6 +123,7 @@ def check_expression(
                 step = _read_link(link, vocabulary, aliases)
             except AnswerError:
                 continue  # working in words: not checked
+            step = _as_stated(step, equal)
             if _states_a_moment(step):
                 continue  # `Var(q·k)/d_k`: the quantity restated, its value not known here
             if not equivalent(step, target, vocabulary, tolerance=tolerance):
@@ -184,6 +187,72 @@ def question_symbols(question: str) -> set[str]:
         ):
             found.add(token.text)
     return found
+
+
+def _sets_apart(token: Any) -> bool:
+    """Whether `token` can stand next to a plain equation in prose: a comma, a bracket, a full
+    stop or question mark, or a word."""
+    return token.kind in {"comma", "name"} or token.text in {"(", ")", ".", "?", ":", ";"}
+
+
+def question_equalities(question: str) -> list[set[str]]:
+    """Symbols the question states to be equal: "with T_q = T_k = T and d_v = d_k" gives
+    {T_q, T_k, T} and {d_v, d_k}. Only plain equalities of symbols count, not definitions
+    such as `S = Q Kᵀ / √d_k` or values such as `d_k = 64`."""
+    from engine.checking.reading.notation import tokenise
+    from engine.checking.reading.safe_ast import is_symbol_like
+
+    # `s.max(...)`: a dot between names is an attribute, an operator here, not a full stop.
+    question = re.sub(r"(?<=[\w)\]])\.(?=[A-Za-z_])", "@", question)
+    try:
+        tokens = [t for t in tokenise(question) if t.kind != "space"]
+    except AnswerError:
+        return []
+
+    def symbol(at: int) -> bool:
+        return (
+            0 <= at < len(tokens) and tokens[at].kind == "name" and is_symbol_like(tokens[at].text)
+        )
+
+    groups: list[set[str]] = []
+    at = 0
+    while at < len(tokens):
+        run = [at]
+        while symbol(run[-1]) and run[-1] + 2 < len(tokens) and tokens[run[-1] + 1].text == "=":
+            run.append(run[-1] + 2)
+        end = run[-1] + 1
+        plain = (
+            len(run) > 1
+            and all(symbol(i) for i in run)
+            and (at == 0 or _sets_apart(tokens[at - 1]))
+            and (end == len(tokens) or (_sets_apart(tokens[end]) and not symbol(end)))
+        )
+        if plain:
+            groups.append({tokens[i].text for i in run})
+        at = run[-1] + 1
+    return groups
+
+
+def _stated_equal(question: str, target: Any) -> dict[str, Any]:
+    """For each symbol the question equates to one the expected answer uses, that symbol."""
+    if not question:
+        return {}
+    used = {str(symbol): symbol for symbol in getattr(target, "free_symbols", ())}
+    equal: dict[str, Any] = {}
+    for group in question_equalities(question):
+        kept = [name for name in group if name in used]
+        if len(kept) == 1:
+            equal |= {name: used[kept[0]] for name in group if name != kept[0]}
+    return equal
+
+
+def _as_stated(expr: Any, equal: dict[str, Any]) -> Any:
+    """`expr` with the symbols the question equates written as the expected answer's own:
+    `2T²d_k + 2T²d_v` is 4T²d_k where the question says d_v = d_k."""
+    if not equal:
+        return expr
+    swaps = {s: equal[str(s)] for s in expr.free_symbols if str(s) in equal}
+    return expr.xreplace(swaps) if swaps else expr
 
 
 def _answer_links(

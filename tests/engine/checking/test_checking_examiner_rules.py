@@ -241,3 +241,33 @@ def test_a_counted_noun_after_an_expression() -> None:
 def test_the_logistic_sigmoid_is_a_function() -> None:
     assert check_number("sigmoid(1/sqrt(2))", 0.66976, abs_tol=1e-3).correct
     assert check_expression("Sigmoid(x)", "1/(1 + exp(-x))").correct
+
+
+FLOPS = (
+    "Self-attention forward pass with T_q = T_k = T and d_v = d_k: count the FLOPs of Q Kᵀ "
+    "and A V. Give an expression in T and d_k."
+)
+
+
+@pytest.mark.parametrize(
+    "answer", ["2T²d_k + 2T²d_v", "2 T^2 (d_k + d_v)", "2 T_q T_k d_k + 2 T_q T_k d_v"]
+)
+def test_symbols_the_question_states_equal_may_stand_for_each_other(answer: str) -> None:
+    assert check_expression(answer, "4 T^2 d_k", positive=["T", "d_k"], question=FLOPS).correct
+
+
+def test_without_the_stated_equality_they_are_different_symbols() -> None:
+    question = FLOPS.replace(" and d_v = d_k", "")
+    aliases = {"d_v": ["dv"]}  # a symbol of the set, as in set 15
+    verdict = check_expression(
+        "2T²d_k + 2T²d_v", "4 T^2 d_k", aliases=aliases, positive=["T"], question=question
+    )
+    assert verdict.valid and not verdict.correct
+
+
+def test_definitions_and_attributes_are_no_stated_equalities() -> None:
+    from engine.checking.equivalence.expression import question_equalities
+
+    assert question_equalities("The scores are S = Q Kᵀ / √d_k, and G = ∂L/∂S.") == []
+    assert question_equalities("m = s.max(axis=axis), then e = np.exp(s - m)") == []
+    assert question_equalities("Take x = y + 1.") == []
