@@ -52,11 +52,12 @@ def find_blanks(text: str) -> list[Blank]:
 
 def normalise_code(text: str) -> str:
     """The form two spellings of a piece of code are compared in: spaces dropped, the signs of
-    the entry-by-entry product (`⊙`, `∘`, `*`) made one, and a trailing full slice dropped
-    (`V[j, :]` selects what `V[j]` does)."""
+    the entry-by-entry product (`⊙`, `∘`, `*`) made one, braces around a subscript dropped
+    (`v_{j}`), and a trailing full slice dropped (`V[j, :]` selects what `V[j]` does)."""
     text = text.replace("−", "-").replace('"', "'").replace("×", "*")
     text = text.replace("⊙", "*").replace("∘", "*")
     text = re.sub(r"\s+", "", text).rstrip(";")
+    text = re.sub(r"_\{(\w+)\}", r"_\1", text)  # v_{j} is v_j
     return re.sub(r"(?:,:)+\]", "]", text)
 
 

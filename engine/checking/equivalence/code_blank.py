@@ -29,7 +29,7 @@ TRIALS = 3
 T_Q, T_K, D_K, D_V = 5, 7, 4, 3
 
 
-_OTHER_LITERALS = re.compile(r"(?<![\w.])(true|false|none)(?![\w(])")
+_OTHER_LITERALS = re.compile(r"(?<![\w.])(true|false|none)(?![\w(])", re.IGNORECASE)
 
 
 class _Failure(Exception):
@@ -54,12 +54,15 @@ def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) ->
         raise AnswerError(f"could not read this: keep the piece under {MAX_PIECE} characters")
     piece = piece.strip().replace("−", "-").replace("∞", "np.inf")
     # `true`, `false`, `none`: another language's spelling of Python's literals.
-    piece = _OTHER_LITERALS.sub(lambda m: m.group(1).capitalize(), piece)
+    piece = _OTHER_LITERALS.sub(lambda m: m.group(1).lower().capitalize(), piece)
     try:
         piece_tree = ast.parse(piece, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise AnswerError("could not read this: type one Python expression, such as K.T") from None
     _refuse_outside_subset(piece_tree)
+    # The piece as its tree reads it, so that a comment (`K.T  # transpose`) or a line break
+    # cannot spill into the code around the blank.
+    piece = ast.unparse(piece_tree)
     import numpy as np
 
     stripped = code.strip("\n")
@@ -86,6 +89,10 @@ def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) ->
             return CodeVerdict(
                 False, _with_no_op(f"it cannot be computed here: {failure}", no_op, piece)
             )
+        except SyntaxError:  # the piece does not fit where the blank is
+            raise AnswerError(
+                "could not read this: type one Python expression, such as K.T"
+            ) from None
         except (ValueError, TypeError, ArithmeticError, IndexError, RecursionError) as exc:
             return CodeVerdict(False, _with_no_op(_cannot(exc), no_op, piece))
         candidates = [ref for ref, expected in values.items() if _same(expected, got)]
@@ -206,7 +213,7 @@ _NUMPY_FUNCTIONS = frozenset(
     | {"einsum", "max", "min", "amax", "amin", "sum", "mean", "subtract", "add", "multiply"}
     | {"divide", "true_divide", "maximum", "minimum", "abs", "square", "array", "asarray"}
     | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
-    | {"inf", "infty", "NINF", "newaxis", "reshape"}
+    | {"inf", "infty", "NINF", "newaxis", "reshape", "finfo", "float16"}
 )
 _MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow", "nan"})
 _ARRAY_METHODS = frozenset(
@@ -286,6 +293,8 @@ class _Evaluator:
             raise _Failure(f"unknown:`math.{name}` is not part of what this checker reads")
         if isinstance(base, np.ndarray | np.generic) and name in _ARRAY_METHODS:
             return getattr(base, name)
+        if isinstance(base, np.finfo) and name in {"min", "max", "eps", "tiny"}:
+            return getattr(base, name)  # np.finfo(np.float32).min, a mask's "minus infinity"
         raise _Failure(f"unknown:`.{name}` is not part of the NumPy this checker reads")
 
     def _binary(self, node: ast.BinOp) -> Any:

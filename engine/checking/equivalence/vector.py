@@ -19,7 +19,7 @@ from typing import Any, TypeAlias
 
 from engine.checking.equivalence.number import NEAR_MISS_STEPS, Precision
 from engine.checking.reading.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
-from engine.checking.reading.statement import split_chain
+from engine.checking.reading.statement import has_words, split_chain, trailing_group
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -35,6 +35,7 @@ TRANSPOSED = "the matrix is transposed: rows and columns are swapped"
 Numbers: TypeAlias = list[Any]
 
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ROUNDED = re.compile(r"^\s*(?:≈|~|\\approx\s*)")
 _PERCENT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))\s*%")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
 _OPEN, _CLOSE = "([{", ")]}"
@@ -111,6 +112,7 @@ class _Reader:
         self.entries += 1
         if self.entries > MAX_ENTRIES:
             raise AnswerError(f"could not read this: keep it under {MAX_ENTRIES} numbers")
+        text = _ROUNDED.sub("", text)  # `≈0.09`, `~0.24`: a rounded entry
         if not text:
             raise AnswerError(f"could not read this: entry {self.entries} is missing")
         percent = _PERCENT.fullmatch(text)
@@ -312,7 +314,12 @@ def _links(answer: str) -> list[str]:
     """The links of a chain (`row 1 = [1, 1, 0]`, `≈ [0.09, 0.24, 0.67]`), the answer last."""
     check_size(answer, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
     links = list(split_chain(answer, colon=False).links)
-    return links if links[-1].strip() else [answer]
+    if not links[-1].strip():
+        return [answer]
+    remark = trailing_group(links[-1])  # `[0.09, 0.24, 0.67] (rounded)`
+    if remark is not None and has_words(remark[1]):
+        links[-1] = remark[0]
+    return links
 
 
 def _working(link: str) -> Any:

@@ -36,6 +36,8 @@ _TRAILING = re.compile(
     r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
 )
 # `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+# `p_i(1 - p_i) since δ_ii = 1`: a reason after the answer.
+_REASON = re.compile(r"\s+(?:since|because)\s.*$", re.IGNORECASE | re.DOTALL)
 _QUALIFIER = re.compile(
     r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
 )
@@ -66,7 +68,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
-    statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
+    statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
     links, relations = [], []
     depth, start = 0, 0
     i = 0

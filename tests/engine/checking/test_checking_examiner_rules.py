@@ -271,3 +271,39 @@ def test_definitions_and_attributes_are_no_stated_equalities() -> None:
     assert question_equalities("The scores are S = Q Kᵀ / √d_k, and G = ∂L/∂S.") == []
     assert question_equalities("m = s.max(axis=axis), then e = np.exp(s - m)") == []
     assert question_equalities("Take x = y + 1.") == []
+
+
+# -- found by probing variants of the rules above -----------------------------------------------
+def test_odd_unit_text_is_unreadable_never_an_error() -> None:
+    # pint raises a bare AssertionError on `dims per head`; that must not escape.
+    verdict = check_number("16 dims per head", 16.0, abs_tol=0.01, unit="MiB")
+    assert not verdict.valid and "could not read this" in verdict.feedback
+
+
+def test_a_comment_after_a_code_piece_is_a_remark(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-five-lines-transpose", "K.T  # the transpose").correct
+    verdict = grade(set_15, "cloze-five-lines-transpose", "K  # no transpose")
+    assert verdict.valid and not verdict.correct
+
+
+def test_literals_in_capitals_and_braced_subscripts(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-five-lines-keepdims", "TRUE").correct
+    assert grade(set_15, "cloze-output-row", "v_{j}").correct
+
+
+def test_np_finfo_is_read(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-causal-mask", "-np.finfo(np.float32).max").correct
+    assert grade(set_15, "cloze-causal-mask", "np.finfo(np.float32).max").valid
+
+
+def test_a_reason_after_the_answer_is_a_remark() -> None:
+    assert check_expression("p_i (1 - p_i) since δ_ii = 1", "p_i (1 - p_i)").correct
+    assert check_expression("p_i because the diagonal is 1", "p_i").correct
+    assert not check_expression("p_i since δ_ii = 1", "p_i (1 - p_i)").correct
+
+
+def test_a_list_may_carry_a_remark_and_rounded_entries() -> None:
+    assert check_vector("[0.09, 0.24, 0.67] (rounded)", SOFTMAX_123, precision=TWO_DECIMALS).correct
+    assert check_vector("[≈0.09, ≈0.24, ≈0.67]", SOFTMAX_123, precision=TWO_DECIMALS).correct
+    wrong = check_vector("[0.09, 0.24, 0.7] (rounded)", SOFTMAX_123, precision=TWO_DECIMALS)
+    assert wrong.valid and not wrong.correct
