@@ -198,7 +198,7 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
         working = _working_value(inner, unit)
         if working is None:
             return head_reading  # a remark in words: `0 (by symmetry)`
-        if not _agrees(working, head_reading.value, head):
+        if not _agrees(working, head_reading.value, head, unit, tolerance):
             gives = f"{_format(working)}, not {_format(head_reading.value)}"
             problem = f"your working `{inner}` gives {gives}"
             return _Reading(head_reading.value, head_reading.shown, problem)
@@ -266,7 +266,23 @@ def _working_value(inner: str, unit: str | None) -> float | None:
     return None
 
 
-def _agrees(working: float, value: float, typed: str) -> bool:
+def _agrees(
+    working: float, value: float, typed: str, unit: str | None, tolerance: Tolerance
+) -> bool:
+    """Whether working agrees with the number it explains: to the digits that number shows, or
+    within the question's own tolerance (working from rounded numbers, `24·16·1.07` for 412),
+    also when it counts in the unit without its prefix (`4·2048²·64` FLOP for 1.07 GFLOP)."""
+    from engine.checking.equivalence.units import unprefixed_factor
+
+    factor = unprefixed_factor(unit) if unit else None
+    candidates = [working] if factor in (None, 1.0) else [working, working / factor]
+    stated = tolerance.precision is None and bool(tolerance.abs_tol or tolerance.rel_tol)
+    if stated and any(abs(c - value) <= tolerance.allowed(value) for c in candidates):
+        return True
+    return any(_agrees_to_digits(c, value, typed) for c in candidates)
+
+
+def _agrees_to_digits(working: float, value: float, typed: str) -> bool:
     """Whether working agrees with the number it explains, to the digits that number shows."""
     plain = typed.strip().lstrip("+-−")
     if is_plain_number(plain) and "." in plain and "e" not in plain.lower():

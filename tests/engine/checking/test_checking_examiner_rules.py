@@ -307,3 +307,21 @@ def test_a_list_may_carry_a_remark_and_rounded_entries() -> None:
     assert check_vector("[≈0.09, ≈0.24, ≈0.67]", SOFTMAX_123, precision=TWO_DECIMALS).correct
     wrong = check_vector("[0.09, 0.24, 0.7] (rounded)", SOFTMAX_123, precision=TWO_DECIMALS)
     assert wrong.valid and not wrong.correct
+
+
+def test_working_in_brackets_may_count_in_base_units_or_round_within_the_tolerance() -> None:
+    assert check_number("1.07 (4·2048²·64 = 1.07e9)", 1.0737, rel_tol=0.08, unit="GFLOP").correct
+    assert check_number("412 GFLOP (24·16·1.07)", 412.3, rel_tol=0.05, unit="GFLOP").correct
+    verdict = check_number("412 GFLOP (24·16·2.14)", 412.3, rel_tol=0.05, unit="GFLOP")
+    assert verdict.valid and not verdict.correct and "your working" in verdict.feedback
+
+
+def test_a_shape_may_name_its_rows_and_columns_in_brackets() -> None:
+    from engine.checking import check_shape
+
+    assert check_shape("(T_q rows, T_k columns)", "(T_q, T_k)").correct
+    assert not check_shape("(T_k rows, T_q columns)", "(T_q, T_k)").correct
+
+
+def test_a_superscript_t_is_a_transpose() -> None:
+    assert check_expression("G Vᵗ", "G V^T", noncommutative=["G", "V"]).correct
