@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -35,6 +36,9 @@ TRANSPOSED = "the matrix is transposed: rows and columns are swapped"
 Numbers: TypeAlias = list[Any]
 
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_IDENTITY = re.compile(
+    r"(?:I_?\{?([1-8₁-₈])\}?|(?:(?:np|numpy)\s*\.\s*)?(?:eye|identity)\s*\(\s*([1-8])\s*\))"
+)
 _ROUNDED = re.compile(r"^\s*(?:≈|~|\\approx\s*)")
 _PERCENT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))\s*%")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
@@ -53,6 +57,10 @@ def parse_vector(text: str) -> Numbers:
     wrapped = _ARRAY_CALL.fullmatch(plain)
     if wrapped:  # NumPy's own print-out: array([0.66, 0.24, 0.1]) or np.array([...])
         plain = wrapped.group(1).strip()
+    identity = _IDENTITY.fullmatch(plain)
+    if identity:  # `I₂`, `np.eye(2)`: the identity matrix, as the prompts name it
+        size = unicodedata.digit(identity.group(1) or identity.group(2))
+        return [[1.0 if i == j else 0.0 for j in range(size)] for i in range(size)]
     if not plain:
         raise AnswerError("could not read this: the answer is empty")
     reader = _Reader()
@@ -316,8 +324,10 @@ def _links(answer: str) -> list[str]:
     links = list(split_chain(answer, colon=False).links)
     if not links[-1].strip():
         return [answer]
-    remark = trailing_group(links[-1])  # `[0.09, 0.24, 0.67] (rounded)`
-    if remark is not None and has_words(remark[1]):
+    # `[0.09, 0.24, 0.67] (rounded)`, `[0.19, -0.06] (= p ⊙ (g − p·g))`: a remark, or working
+    # in symbols, after a list that reads on its own.
+    remark = trailing_group(links[-1])
+    if remark is not None and (has_words(remark[1]) or _working(remark[0]) is not None):
         links[-1] = remark[0]
     return links
 

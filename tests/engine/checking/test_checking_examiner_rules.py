@@ -325,3 +325,14 @@ def test_a_shape_may_name_its_rows_and_columns_in_brackets() -> None:
 
 def test_a_superscript_t_is_a_transpose() -> None:
     assert check_expression("G Vᵗ", "G V^T", noncommutative=["G", "V"]).correct
+
+
+@pytest.mark.parametrize("answer", ["I₂", "I_2", "np.eye(2)", "numpy.identity(2)"])
+def test_the_identity_matrix_by_its_name(answer: str) -> None:
+    assert check_vector(answer, [[1, 0], [0, 1]]).correct
+    assert check_vector(answer.replace("2", "3").replace("₂", "₃"), [[1, 0], [0, 1]]).valid
+
+
+def test_working_in_symbols_after_a_list_is_passed_over() -> None:
+    answer = "[0.1875, -0.0625, -0.0625, -0.0625] (= p ⊙ (g − p·g))"
+    assert check_vector(answer, [0.1875, -0.0625, -0.0625, -0.0625], abs_tol=1e-3).correct
