@@ -165,22 +165,32 @@ def _one_call(bare: str) -> bool:
     return False
 
 
-# `i keys`, `40 dims`: an answer, then one plain word.
-_TRAILING_WORD = re.compile(r"(.*?[\w)\]])\s+([A-Za-z]{3,})\.?\s*", re.DOTALL)
+# An answer, then one plain word: `i keys`, `6 GiB total`.
+_TRAILING_WORD = re.compile(r"(.*?[\w)\]%])\s+([A-Za-z]{2,})\.?\s*", re.DOTALL)
+# Words that qualify an answer without changing it: `6 GiB in total`, `16 MiB each`.
+_FILLER_WORDS = frozenset({"total", "in", "each", "per", "at", "of", "all", "the", "overall"})
+MAX_TRAILING_WORDS = 4
 
 
 def without_counted_noun(answer: str, question: str) -> str:
-    """`answer` without a trailing noun that names what the question counts (`i keys` to "how
-    many keys", `40 dims` to "which head dimension"): a fair examiner reads the count. A unit
-    is left in place (it is converted, or wrong), and so is any other word."""
+    """`answer` without trailing words that only say what it counts, in the question's own
+    words or a few fillers: `i keys` to "how many keys", `40 dims` to "which head dimension",
+    `16 MiB per head` to "one head's score matrix", `2.1 seconds at best` to "at best, how many
+    seconds". A unit ends the words (it is converted, or wrong); any other word keeps them all."""
     from engine.checking.equivalence.units import known_unit
 
-    match = _TRAILING_WORD.fullmatch(answer)
-    if match is None or known_unit(match.group(2)):
-        return answer
-    word = match.group(2).lower()
-    stems = {word, word.removesuffix("s"), word.removesuffix("es")}
     asked = set(re.findall(r"[a-z]{3,}", question.lower()))
-    if any(len(stem) >= 3 and any(w.startswith(stem) for w in asked) for stem in stems):
-        return match.group(1)
-    return answer
+    text, dropped = answer, 0
+    while dropped < MAX_TRAILING_WORDS:
+        match = _TRAILING_WORD.fullmatch(text)
+        if match is None:
+            break
+        word = match.group(2).lower()
+        if word not in _FILLER_WORDS:  # `at` and `in` are units to pint, not here
+            if known_unit(match.group(2)):
+                break
+            stems = {word, word.removesuffix("s"), word.removesuffix("es")}
+            if not any(len(s) >= 3 and any(w.startswith(s) for w in asked) for s in stems):
+                return answer
+        text, dropped = match.group(1), dropped + 1
+    return text

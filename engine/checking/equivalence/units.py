@@ -82,10 +82,13 @@ def _parse(text: str) -> Any:
         else:
             spelled.append(_SPELLINGS.get(bare, word))
     unit_text = "".join(spelled)
-    try:
-        return registry().parse_units(unit_text)
-    except Exception:  # pint fails on odd text in its own ways (an AssertionError for `a per b`)
-        raise AnswerError(f"could not read this: `{text.strip()}` is not a unit") from None
+    for spelling in (unit_text, unit_text.lower()):  # `Mebibytes`, `Seconds`: capitalised
+        try:
+            return registry().parse_units(spelling)
+        except Exception:  # pint fails on odd text in its own ways (AssertionError, KeyError)
+            if not re.fullmatch(r"[A-Z][a-z]{3,}", unit_text):
+                break
+    raise AnswerError(f"could not read this: `{text.strip()}` is not a unit")
 
 
 _COUNTING_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}

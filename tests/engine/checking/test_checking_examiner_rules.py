@@ -336,3 +336,24 @@ def test_the_identity_matrix_by_its_name(answer: str) -> None:
 def test_working_in_symbols_after_a_list_is_passed_over() -> None:
     answer = "[0.1875, -0.0625, -0.0625, -0.0625] (= p ⊙ (g − p·g))"
     assert check_vector(answer, [0.1875, -0.0625, -0.0625, -0.0625], abs_tol=1e-3).correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("2.1 seconds at best", True),
+        ("2.1 s in total", True),
+        ("2 Seconds", True),
+        ("4.2 seconds at best", False),
+    ],
+)
+def test_words_after_a_unit_that_the_question_uses_are_a_remark(answer: str, correct: bool) -> None:
+    question = "At best, how many seconds do the attention products take in one forward pass?"
+    verdict = check_number(answer, 2.06, rel_tol=0.1, unit="s", question=question)
+    assert verdict.valid and verdict.correct is correct
+
+
+def test_other_words_after_a_unit_keep_it_unreadable() -> None:
+    question = "At best, how many seconds do the attention products take?"
+    assert not check_number("2.1 seconds or so maybe", 2.06, rel_tol=0.1, unit="s").valid
+    assert not check_number("2.1 s banana", 2.06, rel_tol=0.1, unit="s", question=question).valid
