@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -54,11 +55,24 @@ def normalise_code(text: str) -> str:
     """The form two spellings of a piece of code are compared in: spaces dropped, the signs of
     the entry-by-entry product (`⊙`, `∘`, `*`) made one, braces around a subscript dropped
     (`v_{j}`), and a trailing full slice dropped (`V[j, :]` selects what `V[j]` does)."""
+    text = _MATH_ALPHANUMERIC.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
     text = text.replace("−", "-").replace('"', "'").replace("×", "*")
     text = text.replace("⊙", "*").replace("∘", "*")
     text = re.sub(r"\s+", "", text).rstrip(";")
     text = re.sub(r"_\{(\w+)\}", r"_\1", text)  # v_{j} is v_j
     return re.sub(r"(?:,:)+\]", "]", text)
+
+
+# Bold, double-struck and full-width letters and digits (`𝟏`, `𝐀`, `Ａ`) are the plain ones.
+_MATH_ALPHANUMERIC = re.compile("[\U0001d400-\U0001d7ff\uff01-\uff5e]")
+
+
+def _without_remark(answer: str) -> str:
+    """A piece without a remark in words after it: `-1 (the last axis)` is -1."""
+    from engine.checking.reading.statement import has_words, trailing_group
+
+    remark = trailing_group(answer)
+    return remark[0] if remark is not None and has_words(remark[1]) else answer
 
 
 def _overlap(context: str, given: str) -> str:
@@ -162,6 +176,7 @@ class ClozeItem(TypedItem):
             check_size(answer)
         except AnswerError as error:
             return Verdict(correct=False, valid=False, feedback=str(error))
+        answer = _without_remark(answer)
         plain = normalise_code(answer)
         given = self._piece_of(plain)
         if not given:

@@ -55,6 +55,11 @@ def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) ->
     piece = piece.strip().replace("−", "-").replace("∞", "np.inf")
     # `true`, `false`, `none`: another language's spelling of Python's literals.
     piece = _OTHER_LITERALS.sub(lambda m: m.group(1).lower().capitalize(), piece)
+    if re.search(r"\^|[ᵀ⊤]", piece):  # maths in a blank of code: `K^T` is XOR in Python
+        raise AnswerError(
+            "could not read this: `^` and `ᵀ` are maths, not NumPy; type the code "
+            "(K.T for a transpose, ** for a power)"
+        )
     try:
         piece_tree = ast.parse(piece, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -194,7 +199,7 @@ def _run(code: str, rng: Any, line: int) -> Any:
 def _environment() -> dict[str, Any]:
     import numpy as np
 
-    return {"np": np, "numpy": np, "math": math, "inf": math.inf}
+    return {"np": np, "numpy": np, "math": math, "inf": math.inf, "infinity": math.inf}
 
 
 def _rng_for(base: int, name: str) -> Any:
@@ -220,6 +225,8 @@ _ARRAY_METHODS = frozenset(
     {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T", "mT"}
     | {"shape", "ndim", "size", "reshape"}
 )
+# NumPy functions a learner may call without the module, as after `from numpy import exp`.
+_BARE_NUMPY = frozenset({"sqrt", "exp", "log", "transpose", "swapaxes", "matmul", "dot"})
 _BUILTINS: dict[str, Callable[..., Any]] = {
     "len": len, "float": float, "int": int, "abs": abs, "max": max, "min": min,
 }  # fmt: skip
@@ -239,6 +246,10 @@ class _Evaluator:
                 return self.env[node.id]
             if node.id in _BUILTINS:
                 return _BUILTINS[node.id]
+            if node.id in _BARE_NUMPY:  # `exp(S)`, `sqrt(...)`: NumPy's, imported by name
+                import numpy as np
+
+                return getattr(np, node.id)
             raise _Failure(f"unknown:`{node.id}` is not a name this code defines")
         if isinstance(node, ast.Attribute):
             return self._attribute(node)

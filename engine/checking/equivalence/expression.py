@@ -39,6 +39,14 @@ _RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→]")
 _BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
 # A number with two decimal points, `22.6.3` or `0..471`: a slip, not a product.
 _TWO_POINTS = re.compile(r"\d*\.\d*\.\d+")
+_INDEXED = re.compile(r"(?<![\w.])([A-Za-z])\[\s*([A-Za-z0-9])\s*\]")
+
+
+def _indexed(match: re.Match[str], vocabulary: Vocabulary) -> str:
+    name = f"{match.group(1)}_{match.group(2)}"
+    return name if name in vocabulary.symbols else match.group()
+
+
 # The longest interpretation shown to a learner, in characters.
 PRETTY_LIMIT = 300
 
@@ -353,6 +361,8 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
     """Read typed text into a SymPy expression, or raise AnswerError saying why not."""
     check_size(text)  # before any rewriting, so hostile text costs nothing
     text = read_spoken(text)
+    # `s[i]` is s_i when the question uses s_i: indexing written as code.
+    text = _INDEXED.sub(lambda m: _indexed(m, vocabulary), text)
     doubled = _TWO_POINTS.search(text)
     if doubled:
         raise AnswerError(

@@ -357,3 +357,32 @@ def test_other_words_after_a_unit_keep_it_unreadable() -> None:
     question = "At best, how many seconds do the attention products take?"
     assert not check_number("2.1 seconds or so maybe", 2.06, rel_tol=0.1, unit="s").valid
     assert not check_number("2.1 s banana", 2.06, rel_tol=0.1, unit="s", question=question).valid
+
+
+def test_numpy_functions_called_without_the_module(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-five-lines-exp", "exp(S)").correct
+    assert grade(set_15, "cloze-five-lines-scale", "sqrt(Q.shape[-1])").correct
+    assert grade(set_15, "cloze-five-lines-transpose", "transpose(K)").correct
+    assert not grade(set_15, "cloze-five-lines-exp", "log(S)").correct
+
+
+def test_a_remark_in_words_after_a_code_piece(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-five-lines-max-axis", "-1 (the last axis)").correct
+    assert grade(set_15, "cloze-causal-mask", "-1e9 (a large negative)").correct
+    assert grade(set_15, "cloze-output-row", "V_j (row j of V)").correct
+    assert not grade(set_15, "cloze-five-lines-max-axis", "0 (the first axis)").correct
+
+
+def test_maths_in_a_blank_of_code_is_asked_again_with_the_code_to_type(
+    set_15: QuestionSet,
+) -> None:
+    for answer in ("K^T", "Kᵀ"):
+        verdict = grade(set_15, "cloze-five-lines-transpose", answer)
+        assert not verdict.valid and "K.T" in verdict.feedback
+
+
+def test_indexing_is_a_subscript_the_question_uses() -> None:
+    context = ("softmax(s)_i = exp(s_i) / sum_j exp(s_j)",)
+    assert check_expression("exp(s[i])", "exp(s_i)", context=context).correct
+    assert not check_expression("exp(s[j])", "exp(s_i)", context=context).correct
+    assert not check_expression("exp(s[k])", "exp(s_i)", context=context).valid
