@@ -386,3 +386,12 @@ def test_indexing_is_a_subscript_the_question_uses() -> None:
     assert check_expression("exp(s[i])", "exp(s_i)", context=context).correct
     assert not check_expression("exp(s[j])", "exp(s_i)", context=context).correct
     assert not check_expression("exp(s[k])", "exp(s_i)", context=context).valid
+
+
+@pytest.mark.parametrize("answer", ["p_i(δij − p_j)", "p_i (deltaij - p_j)"])
+def test_the_kronecker_delta_with_its_indices_run_together(answer: str) -> None:
+    aliases = {"delta_ij": ["δ_ij"]}
+    expected = "p_i (delta_ij - p_j)"
+    assert check_expression(answer, expected, aliases=aliases).correct
+    wrong = check_expression(answer.replace("p_j)", "p_i)"), expected, aliases=aliases)
+    assert wrong.valid and not wrong.correct
