@@ -104,7 +104,7 @@ def _canonical(text: str) -> tuple[str, str]:
     plain = plain.replace("[", "(").replace("]", ")")
     plain = re.sub(r"(?<=[a-z0-9_)])\s*[*·.]\s*(?=[a-z(])", " ", plain)
     plain = re.sub(r"\^\((\w)\)", r"^\1", plain)
-    plain = re.sub(r"(?<=[a-z])\s*(?:\^\s*t|⊤)(?![a-z0-9_])", " ", plain)  # q^T k is q·k
+    plain = re.sub(r"(?<=[a-z])\s*(?:\^\s*t(?![a-z0-9_])|⊤)", " ", plain)  # q^T k, qᵀk: q·k
     plain = re.sub(r"\s+", " ", plain).strip()
     spaced = re.sub(r"\s*([^\w\s])\s*", r"\1", plain)
     return spaced, spaced.replace(" ", "")
@@ -169,6 +169,8 @@ def _one_call(bare: str) -> bool:
 _TRAILING_WORD = re.compile(r"(.*?[\w)\]%])\s+([A-Za-z]{2,})\.?\s*", re.DOTALL)
 # Words that qualify an answer without changing it: `6 GiB in total`, `16 MiB each`.
 _FILLER_WORDS = frozenset({"total", "in", "each", "per", "at", "of", "all", "the", "overall"})
+# Nouns that only say an answer counts numbers: `T(T + d_v) floats`.
+_FILLER_WORDS |= {"numbers", "floats", "values", "entries", "elements", "scalars"}
 MAX_TRAILING_WORDS = 4
 
 

@@ -35,7 +35,7 @@ SIMPLIFY_LIMIT = 40
 SIMPLIFY_DEPTH = 6
 SIMPLIFY_EXPONENT = 10
 # `d_k/2 (T ≫ d_k)`: a bracket stating a condition is a remark, not a factor.
-_RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→]")
+_RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→≠]|!=")
 _BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
 # A number with two decimal points, `22.6.3` or `0..471`: a slip, not a product.
 _TWO_POINTS = re.compile(r"\d*\.\d*\.\d+")
@@ -116,7 +116,7 @@ def check_expression(
         check_size(answer)
         rewritten = rewrite(answer)
         links, label_problem = _answer_links(rewritten.text, vocabulary, aliases, question)
-        given = _read_link(links[-1], vocabulary, aliases)
+        given = _read_answer(links[-1], vocabulary, aliases, question)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     equal = _stated_equal(question, target)
@@ -269,7 +269,6 @@ def _answer_links(
     """The links of the answer's chain, without its left side, and what is wrong with that
     left side (empty when nothing is)."""
     links = [link for link in split_chain(text, colon=False).links]
-    links[-1] = without_counted_noun(links[-1], question)
     if len(links) < 2:
         return links, ""
     label = judge_label(links[0], question)
@@ -280,6 +279,22 @@ def _answer_links(
     except AnswerError:
         return links[1:], ""  # a label the question does not mention: `FLOPs = ...`
     return links, ""
+
+
+def _read_answer(text: str, vocabulary: Vocabulary, aliases: Aliases, question: str) -> Any:
+    """The last link: as it is, or, when that cannot be read, without the words after it that
+    say what it counts (`i keys`, `i keys (1 through i)`, `T(T + d_v) floats`)."""
+    try:
+        return _read_link(text, vocabulary, aliases)
+    except AnswerError:
+        shorter = text
+        remark = trailing_group(shorter)
+        if remark is not None and has_words(remark[1], vocabulary.symbols):
+            shorter = remark[0]
+        shorter = without_counted_noun(shorter, question)
+        if shorter == text:
+            raise
+        return _read_link(shorter, vocabulary, aliases)
 
 
 def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
@@ -294,7 +309,11 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     except AnswerError:
         group = trailing_group(text)
         known = frozenset(vocabulary.symbols) | frozenset(aliases)
-        if group is not None and (has_words(group[1], known) or _RELATION_SIGNS.search(group[1])):
+        if group is not None and (
+            has_words(group[1], known)
+            or _RELATION_SIGNS.search(group[1])
+            or group[1].startswith(("=", "≈"))  # `1 (= d_k/d_k)`: working, as a remark
+        ):
             return read_expression(number_word(group[0]), vocabulary, aliases=aliases)
         head = _without_unit(text)
         if head is None:

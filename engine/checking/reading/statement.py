@@ -28,7 +28,8 @@ _RELATION = re.compile(
     r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:|\\(?:approx|simeq|cong|geq?|leq?|in)(?![A-Za-z])"
 )
 _APPROXIMATELY = re.compile(
-    r"^\s*(?:≈|\\approx(?![A-Za-z])|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*",
+    r"^\s*(?:≈|\\approx(?![A-Za-z])|~=?|about\b|around\b|roughly\b|exactly\b"
+    r"|approx(?:\.|imately\b)?)\s*",
     re.IGNORECASE,
 )
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
@@ -37,9 +38,15 @@ _TRAILING = re.compile(
 )
 # `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
 # `p_i(1 - p_i) since δ_ii = 1`: a reason after the answer.
-_REASON = re.compile(r"\s+(?:since|because)\s.*$", re.IGNORECASE | re.DOTALL)
+_REASON = re.compile(
+    r"\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# `-p_i p_j for i ≠ j`, `d_k/4 when T ≫ d_k`: the case the answer holds for.
 _QUALIFIER = re.compile(
-    r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
+    r"\s*,?\s+(?:for|where|when|if)\s+"
+    r"(?:(?:all|every|each|any)\b|\w+\s*(?:≠|!=|≫|≪|>|<|≥|≤|→)).*$",
+    re.IGNORECASE | re.DOTALL,
 )
 EXACT = "="
 _RELATION_SIGNS = {"==": "=", "\\approx": "≈", "\\simeq": "≃", "\\cong": "≅", "\\ge": "≥"}

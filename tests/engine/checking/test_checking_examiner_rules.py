@@ -395,3 +395,36 @@ def test_the_kronecker_delta_with_its_indices_run_together(answer: str) -> None:
     assert check_expression(answer, expected, aliases=aliases).correct
     wrong = check_expression(answer.replace("p_j)", "p_i)"), expected, aliases=aliases)
     assert wrong.valid and not wrong.correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("0 by linearity", "0"),
+        ("-p_i p_j for i ≠ j", "-p_i p_j"),
+        ("−p_i p_j (i ≠ j)", "-p_i p_j"),
+        ("d_k/4 when T ≫ d_k", "d_k/4"),
+        ("exactly d_k", "d_k"),
+        ("1 (= d_k/d_k)", "1"),
+    ],
+)
+def test_a_reason_or_a_case_after_the_answer_is_a_remark(answer: str, expected: str) -> None:
+    verdict = check_expression(answer, expected, positive=["d_k", "T"])
+    assert verdict.correct, verdict
+
+
+def test_by_between_operands_still_divides_or_is_unreadable() -> None:
+    assert check_expression("d_k divided by sqrt(2)", "d_k/sqrt(2)", positive=["d_k"]).correct
+    assert not check_expression("d_k by 2", "d_k/2", positive=["d_k"]).valid
+
+
+def test_a_label_with_a_transposed_product_names_the_dot_product() -> None:
+    question = "What is the variance Var(q · k)? Give an expression in d_k."
+    assert check_expression("Var(qᵀk) = d_k", "d_k", positive=["d_k"], question=question).correct
+
+
+def test_a_count_then_a_remark() -> None:
+    question = "How many keys can the query at position i attend to? Give an expression in i."
+    assert check_expression("i keys (1 through i)", "i", integer=["i"], question=question).correct
+    memory = "How many numbers do its two inputs hold together? Give an expression in T and d_v."
+    assert check_expression("T(T+d_v) floats", "T^2 + T d_v", question=memory).correct
