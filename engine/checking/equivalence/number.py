@@ -214,11 +214,15 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
         return _Reading(value, f"{_format(value)} ({text})")
     try:
         expr, value = _value(text)
-    except AnswerError:
+    except AnswerError as error:
         split = _split_unit(text)
         if split is None:
             raise
         number, typed_unit = split
+        try:
+            _value(number)
+        except AnswerError:  # `1/T` is no number `1/` in teslas: say what the whole lacks
+            raise error from None
         return _with_unit(number, typed_unit, unit)
     shown = _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
     return _Reading(value, shown, unitless=True)

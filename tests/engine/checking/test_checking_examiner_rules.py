@@ -428,3 +428,8 @@ def test_a_count_then_a_remark() -> None:
     assert check_expression("i keys (1 through i)", "i", integer=["i"], question=question).correct
     memory = "How many numbers do its two inputs hold together? Give an expression in T and d_v."
     assert check_expression("T(T+d_v) floats", "T^2 + T d_v", question=memory).correct
+
+
+def test_a_formula_for_a_number_is_told_what_it_lacks_not_read_as_a_unit() -> None:
+    verdict = check_number("1/T", 1.0, abs_tol=1e-9)  # T is also the tesla
+    assert not verdict.valid and "`T` is not a known name" in verdict.feedback
