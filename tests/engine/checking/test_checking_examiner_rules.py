@@ -199,11 +199,24 @@ def test_reshape_is_read_and_is_no_transpose(set_15: QuestionSet) -> None:
 
 
 # -- numbers -----------------------------------------------------------------------------------
-def test_working_in_brackets_may_carry_units() -> None:
-    assert check_number("16 MiB (2048·2048·4 B)", 16, abs_tol=0.1, unit="MiB").correct
-    assert check_number("10 FLOP/byte (200/20)", 10, abs_tol=0.01, unit="FLOP/byte").correct
-    verdict = check_number("16 MiB (2048·2048·2 B)", 16, abs_tol=0.1, unit="MiB")
-    assert verdict.valid and not verdict.correct and "gives 8, not 16" in verdict.feedback
+@pytest.mark.parametrize(
+    ("answer", "expected", "unit", "rel_tol", "correct"),
+    [
+        ("16 MiB (2048·2048·4 B)", 16, "MiB", 0.005, True),  # units in the working
+        ("10 FLOP/byte (200/20)", 10, "FLOP/byte", 0.001, True),
+        ("16 MiB (2048·2048·2 B)", 16, "MiB", 0.005, False),
+        ("1.07 (4·2048²·64 = 1.07e9)", 1.0737, "GFLOP", 0.08, True),  # in FLOP, for GFLOP
+        ("412 GFLOP (24·16·1.07)", 412.3, "GFLOP", 0.05, True),  # rounded inputs
+        ("412 GFLOP (24·16·2.14)", 412.3, "GFLOP", 0.05, False),
+    ],
+)
+def test_working_in_brackets_may_carry_units_count_in_base_units_or_round(
+    answer: str, expected: float, unit: str, rel_tol: float, correct: bool
+) -> None:
+    verdict = check_number(answer, expected, unit=unit, rel_tol=rel_tol)
+    assert verdict.valid and verdict.correct is correct
+    if not correct:
+        assert "your working" in verdict.feedback
 
 
 def test_working_may_count_in_the_unit_without_its_prefix() -> None:
@@ -307,13 +320,6 @@ def test_a_list_may_carry_a_remark_and_rounded_entries() -> None:
     assert check_vector("[≈0.09, ≈0.24, ≈0.67]", SOFTMAX_123, precision=TWO_DECIMALS).correct
     wrong = check_vector("[0.09, 0.24, 0.7] (rounded)", SOFTMAX_123, precision=TWO_DECIMALS)
     assert wrong.valid and not wrong.correct
-
-
-def test_working_in_brackets_may_count_in_base_units_or_round_within_the_tolerance() -> None:
-    assert check_number("1.07 (4·2048²·64 = 1.07e9)", 1.0737, rel_tol=0.08, unit="GFLOP").correct
-    assert check_number("412 GFLOP (24·16·1.07)", 412.3, rel_tol=0.05, unit="GFLOP").correct
-    verdict = check_number("412 GFLOP (24·16·2.14)", 412.3, rel_tol=0.05, unit="GFLOP")
-    assert verdict.valid and not verdict.correct and "your working" in verdict.feedback
 
 
 def test_a_shape_may_name_its_rows_and_columns_in_brackets() -> None:
