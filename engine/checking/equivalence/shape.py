@@ -81,6 +81,8 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
         known = frozenset(aliases) | {n for names in aliases.values() for n in names}
         if has_words(prose.group(1), known | _DIMENSION_WORDS):
             return prose.group(2)
+        if has_words(prose.group(2), known | _DIMENSION_WORDS):
+            return prose.group(1)  # `T_q × T_k (queries × keys)`: the shape, then a remark
     return text
 
 

@@ -327,6 +327,8 @@ def test_a_shape_may_name_its_rows_and_columns_in_brackets() -> None:
 
     assert check_shape("(T_q rows, T_k columns)", "(T_q, T_k)").correct
     assert not check_shape("(T_k rows, T_q columns)", "(T_q, T_k)").correct
+    assert check_shape("T_q × T_k (queries × keys)", "(T_q, T_k)").correct
+    assert not check_shape("T_k × T_q (queries × keys)", "(T_q, T_k)").correct
 
 
 def test_a_superscript_t_is_a_transpose() -> None:
