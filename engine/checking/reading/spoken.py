@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 
 # A root said in words; `√` takes the next operand, as in `√d_k`.
-_ROOT = re.compile(r"\b(?:the\s+)?(?:square\s+root|sqrt|root)(?:\s+of)?\s+(?=[\w(√])", re.I)
+# `root (x, 3)` stays the function root(x, 3); `root of (d_k)` is a square root.
+_ROOT = re.compile(
+    r"\b(?:the\s+)?(?:square\s+root|sqrt|root)(?:\s+of\s+(?=[\w(√])|\s+(?=[\w√]))", re.I
+)
 _OPERAND_BEFORE = r"(?<=[\w)\]])"
 _OPERAND_AFTER = r"(?=\s*[\w(√.])"
 _BINARY = [
