@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_ref.exercises import solutions
+import attention_ref.exercises.solutions as solutions
 from attention_ref.exercises.grader import ENTRY, wrapped_source
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.timing import (
