@@ -80,7 +80,11 @@ def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
     return open_set("15", tmp_path_factory.mktemp("store"))
 
 
-@pytest.mark.parametrize("corpus", ["set 15 answers", "peer scalar equivalence"])
+@pytest.mark.parametrize(
+    "corpus",
+    # set 15's corpus is hundreds of answers graded by SymPy: seconds
+    [pytest.param("set 15 answers", marks=pytest.mark.slow), "peer scalar equivalence"],
+)
 def test_the_checker_agrees_with_a_fair_examiner(set_15: QuestionSet, corpus: str) -> None:
     judged: list[tuple[Row, Verdict]] = []
     if corpus == "set 15 answers":
