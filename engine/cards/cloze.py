@@ -130,7 +130,7 @@ class ClozeItem(TypedItem):
     def grade_in_process(self, answer: str) -> Verdict:
         if self.check == "expression":
             return self._grade_expression(answer)
-        from engine.checking.safe_ast import check_size
+        from engine.checking.reading.safe_ast import check_size
 
         try:
             check_size(answer)
@@ -162,9 +162,10 @@ class ClozeItem(TypedItem):
         )
 
     def _grade_code(self, answer: str) -> Verdict | None:
-        """Judge a blank in NumPy code by what it computes (see `engine.checking.code_blank`);
-        None when the card's code is outside what that interpreter reads."""
-        from engine.checking.code_blank import judge_piece
+        """Judge a blank in NumPy code by what it computes (see
+        `engine.checking.equivalence.code_blank`); None when the card's code is outside what that
+        interpreter reads."""
+        from engine.checking.equivalence.code_blank import judge_piece
 
         marker = "__attnquiz_blank__"
         code = _CLOZE.sub(

@@ -2,7 +2,7 @@
 
 Cards are pure: `grade` and `check_bank` run the checking in this process. What bounds the
 time any SymPy step may take is the checker the caller passes around (a session, `check`, lint:
-`engine.checking.bounded.BoundedChecker` runs the same methods in a warm worker process). The
+`engine.checking.worker.bounded.BoundedChecker` runs the same methods in a warm worker process). The
 checking modules import SymPy, so they are imported inside those methods, never at start-up.
 """
 
@@ -154,7 +154,7 @@ class NumberItem(TypedItem):
                 "a number item needs abs_tol or rel_tol (how close is right), or a precision"
             )
         if self.unit is not None:
-            from engine.checking.units import known_unit
+            from engine.checking.equivalence.units import known_unit
 
             if not known_unit(self.unit):
                 raise ValueError(f"unit {self.unit!r} is not a unit pint knows")

@@ -3,11 +3,11 @@
 Importing this package is cheap: SymPy and NumPy load only when an answer is first checked.
 """
 
-from engine.checking.expression import check_expression, evaluate_number
-from engine.checking.notation import normalise
-from engine.checking.number import Precision, check_number
-from engine.checking.shape import check_shape, parse_shape
-from engine.checking.vector import check_vector, parse_vector
+from engine.checking.equivalence.expression import check_expression, evaluate_number
+from engine.checking.equivalence.number import Precision, check_number
+from engine.checking.equivalence.shape import check_shape, parse_shape
+from engine.checking.equivalence.vector import check_vector, parse_vector
+from engine.checking.reading.notation import normalise
 
 __all__ = [
     "Precision",

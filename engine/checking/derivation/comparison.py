@@ -21,7 +21,7 @@ from engine.checking.derivation.random_polynomial import (
     indices_of,
     polynomial_moments,
 )
-from engine.checking.expression import equivalent
+from engine.checking.equivalence.expression import equivalent
 
 if TYPE_CHECKING:
     from engine.checking.derivation.reader import StepReader

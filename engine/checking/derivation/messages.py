@@ -19,7 +19,7 @@ from engine.checking.derivation.random_polynomial import (
 )
 from engine.checking.derivation.rules import broken_rule
 from engine.checking.derivation.step import Side
-from engine.checking.expression import pretty
+from engine.checking.equivalence.expression import pretty
 
 if TYPE_CHECKING:
     from engine.checking.derivation.reader import StepReader

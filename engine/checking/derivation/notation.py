@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from engine.checking.safe_ast import check_size
-from engine.checking.typography import to_ascii
+from engine.checking.reading.safe_ast import check_size
+from engine.checking.reading.typography import to_ascii
 from engine.errors import AnswerError
 
 DOT_PREFIX = "zzdot_"

@@ -29,9 +29,9 @@ from engine.checking.derivation.random_polynomial import (
     display,
 )
 from engine.checking.derivation.step import Assumptions, Side, split_sides
-from engine.checking.expression import pretty
-from engine.checking.notation import names_used, normalise
-from engine.checking.safe_ast import Vocabulary, build, parse_tree
+from engine.checking.equivalence.expression import pretty
+from engine.checking.reading.notation import names_used, normalise
+from engine.checking.reading.safe_ast import Vocabulary, build, parse_tree
 from engine.errors import AnswerError, BankError
 
 MAX_SIDES = 6

@@ -18,9 +18,9 @@ from engine.bank.model import QuestionSet
 from engine.cards import Item
 from engine.cards.cloze import ClozeItem
 from engine.cards.typed import ExpressionItem
-from engine.checking.expression import read_expression
-from engine.checking.notation import names_used
-from engine.checking.safe_ast import Vocabulary
+from engine.checking.equivalence.expression import read_expression
+from engine.checking.reading.notation import names_used
+from engine.checking.reading.safe_ast import Vocabulary
 
 
 @cache

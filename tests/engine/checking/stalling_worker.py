@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from engine.checking import worker
+from engine.checking.worker import main as worker
 
 STALLING_LINE = "= Var(q·k)/d_k + stall"
 CRASHING_LINE = "= Var(q·k)/d_k + crash"

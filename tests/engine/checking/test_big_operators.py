@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.checking import check_expression
-from engine.checking.big_operators import MAX_OPERATORS, expand_big_operators
+from engine.checking.reading.big_operators import MAX_OPERATORS, expand_big_operators
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.checking import check_expression
-from engine.checking.domain import Domain, declare_domain
-from engine.checking.expression import equivalent, read_expression
-from engine.checking.safe_ast import Vocabulary
+from engine.checking.equivalence.domain import Domain, declare_domain
+from engine.checking.equivalence.expression import equivalent, read_expression
+from engine.checking.reading.safe_ast import Vocabulary
 from engine.errors import BankError
 
 

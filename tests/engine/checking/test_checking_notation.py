@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.checking.notation import names_used, normalise
+from engine.checking.reading.notation import names_used, normalise
 from engine.errors import AnswerError
 
 SYMBOLS = {"Q", "K", "V", "d_k", "T", "p_i", "p_j", "delta_ij", "a", "b"}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.checking import check_expression, check_number, check_shape
-from engine.checking.notation import normalise
+from engine.checking.reading.notation import normalise
 from engine.errors import AnswerError
 from engine.verdict import Verdict
 

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
 from engine.errors import AnswerError
 
 VOCABULARY = Vocabulary(

@@ -167,7 +167,7 @@ def test_deeply_nested_functions_get_a_verdict() -> None:
 
 
 def test_simplify_decides_when_no_sample_point_is_defined(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.checking.numeric as numeric
+    import engine.checking.equivalence.numeric as numeric
 
     monkeypatch.setattr(numeric, "equivalent_at_random_points", lambda *args, **kwargs: None)
     assert check_expression("(d_k^2 - 1)/(d_k - 1)", "d_k + 1", aliases=D_ALIASES).correct

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.bank.catalog import open_set
-from engine.checking.worker import PROTOCOL, answer_request
+from engine.checking.worker.main import PROTOCOL, answer_request
 
 # Real worker processes, started cold.
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine.checking.derivation.step import Assumptions
-from engine.checking.worker_wire import (
+from engine.checking.worker.wire import (
     StepRequest,
     request_from_data,
     request_to_data,

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checking.python_spelling import NO_OP_TRANSPOSE
+from engine.checking.reading.python_spelling import NO_OP_TRANSPOSE
 from engine.errors import AnswerError
 
 MAX_PIECE = 300

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.checking.domain import Domain
+from engine.checking.equivalence.domain import Domain
 
 POINTS = 8
 

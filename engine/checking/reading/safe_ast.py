@@ -372,7 +372,7 @@ def build(tree: ast.expr, vocabulary: Vocabulary) -> Any:
     too deeply); for a learner they all mean the same thing, so they become one AnswerError.
     """
     try:
-        from engine.checking.to_sympy import SympyBuilder
+        from engine.checking.reading.to_sympy import SympyBuilder
 
         return SympyBuilder(vocabulary).build(tree)
     except AnswerError:

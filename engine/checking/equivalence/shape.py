@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from engine.checking.notation import Token, names_used, normalise, tokenise
-from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
-from engine.checking.statement import has_words, split_chain
+from engine.checking.reading.notation import Token, names_used, normalise, tokenise
+from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.statement import has_words, split_chain
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 

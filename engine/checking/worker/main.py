@@ -1,6 +1,6 @@
 """The checking worker: a child process that grades typed answers with SymPy, one line at a time.
 
-`engine.checking.bounded` starts it as `python -m engine.checking.worker --parent PID` and may
+`bounded` starts it as `python -m engine.checking.worker --parent PID` and may
 kill it at any moment, which is what puts a hard time bound on SymPy work, even work stuck inside
 C code. The worker imports SymPy and runs one small check before it says it is ready, so a worker
 started early makes the first real check as fast as the later ones.
@@ -59,9 +59,6 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C belongs to the parent: it ends the session, then kills this worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warnings.simplefilter("ignore")
-    from engine.checking.bounded import mark_inside_worker
-
-    mark_inside_worker()  # any check asked for in here runs here
     _warm_up()
     _send(replies, {"ready": True, "pid": os.getpid(), "protocol": PROTOCOL})
     for line in requests:
@@ -118,7 +115,7 @@ def _run(request: dict[str, Any]) -> Reply:
 
 def _check_step(request: dict[str, Any]) -> Reply:
     from engine.checking.derivation import check_step
-    from engine.checking.worker_wire import request_from_data, step_verdict_to_data
+    from engine.checking.worker.wire import request_from_data, step_verdict_to_data
 
     try:
         call = request_from_data(request)

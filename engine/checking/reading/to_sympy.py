@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from engine.checking.safe_ast import MAX_DIGITS, MAX_EXPONENT, Vocabulary, refuse
+from engine.checking.reading.safe_ast import MAX_DIGITS, MAX_EXPONENT, Vocabulary, refuse
 
 
 class SympyBuilder:

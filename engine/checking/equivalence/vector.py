@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
-from engine.checking.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
+from engine.checking.reading.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -114,7 +114,7 @@ class _Reader:
             if not math.isfinite(value):
                 raise AnswerError(f"could not read this: entry {self.entries} is too large")
             return value
-        from engine.checking.expression import evaluate_number
+        from engine.checking.equivalence.expression import evaluate_number
 
         try:
             return evaluate_number(text)

@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.checking.asked import judge_label
-from engine.checking.domain import Domain, declare_domain, is_kronecker_delta
-from engine.checking.notation import names_used, normalise
-from engine.checking.python_spelling import rewrite
-from engine.checking.safe_ast import Vocabulary, build, check_size, parse_tree
-from engine.checking.statement import has_words, number_word, split_chain, trailing_group
+from engine.checking.equivalence.asked import judge_label
+from engine.checking.equivalence.domain import Domain, declare_domain, is_kronecker_delta
+from engine.checking.reading.notation import names_used, normalise
+from engine.checking.reading.python_spelling import rewrite
+from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.statement import has_words, number_word, split_chain, trailing_group
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -190,7 +190,7 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
 
 def _without_unit(text: str) -> str | None:
     """`T d_k / (4 (d_k + T)) FLOP/byte` -> the formula: a unit after a formula is a label."""
-    from engine.checking.units import TRAILING_UNIT, known_unit
+    from engine.checking.equivalence.units import TRAILING_UNIT, known_unit
 
     match = TRAILING_UNIT.search(text)
     if match is None or match.start() == 0 or not re.search(r"[)\w]\s*$", text[: match.start()]):
@@ -207,8 +207,8 @@ _CALLED_NAME = re.compile(r"(?<![\w.\\])([A-Za-z][A-Za-z0-9]+)\(")
 def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> None:
     """A bank answer that calls a function this checker does not know is an author error:
     `cos(2*x)` must not be read as the product cos·2·x. (Raises BankError.)"""
-    from engine.checking.notation import CASELESS_FUNCTIONS
-    from engine.checking.safe_ast import FUNCTION_ALIASES, FUNCTION_NAMES
+    from engine.checking.reading.notation import CASELESS_FUNCTIONS
+    from engine.checking.reading.safe_ast import FUNCTION_ALIASES, FUNCTION_NAMES
 
     spellings = set(known) | {s for names in aliases.values() for s in names}
     for match in _CALLED_NAME.finditer(text):
@@ -284,7 +284,7 @@ def equivalent(
     """
     import sympy
 
-    from engine.checking.numeric import equivalent_at_random_points
+    from engine.checking.equivalence.numeric import equivalent_at_random_points
 
     vocabulary = vocabulary or Vocabulary()
     try:
@@ -407,7 +407,7 @@ def evaluate_number(text: str, *, aliases: Aliases | None = None) -> float:
 
 
 def _evaluate_number(text: str, aliases: Aliases | None) -> tuple[Any, float]:
-    from engine.checking.numeric import Undefined, evaluate
+    from engine.checking.equivalence.numeric import Undefined, evaluate
 
     expr = read_expression(text, Vocabulary(), aliases=aliases)
     if expr.is_infinite and expr.is_extended_real:  # -inf, -∞: a readable (wrong) number

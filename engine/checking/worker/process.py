@@ -1,6 +1,6 @@
 """One running checking worker and the pipes to it: start, wait for ready, exchange, kill.
 
-`engine.checking.bounded` owns the one worker of a process and decides when to replace it; this
+`bounded` owns the one worker of a process and decides when to replace it; this
 class only speaks the worker's protocol (JSON lines, see `engine.checking.worker`) with a
 deadline on every read and write, and kills the worker's whole process group when asked.
 """
@@ -26,7 +26,7 @@ MAX_REPLY_BYTES = 8 * 1024 * 1024
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 # The folder that holds the `engine` package: the worker runs there, so `python -m` finds this
 # very package and never a stray `engine` or `sympy` in the user's current folder.
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGE_ROOT = Path(__file__).resolve().parents[3]
 
 
 class CheckerTimeout(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from engine.checking.safe_ast import FUNCTION_NAMES, IGNORABLE_CHARS
+from engine.checking.reading.safe_ast import FUNCTION_NAMES, IGNORABLE_CHARS
 from engine.errors import AnswerError
 
 # The transpose marker that the Unicode and LaTeX passes produce; `^T` stays ambiguous until the

@@ -89,8 +89,8 @@ def judge_label(label: str, question: str) -> Verdict:
 def _canonical(text: str) -> tuple[str, str]:
     """A comparable form: ASCII, lower case, products and dots dropped; with single spaces
     between words (`spaced`) and with none (`bare`)."""
-    from engine.checking.big_operators import expand_big_operators
-    from engine.checking.typography import to_ascii
+    from engine.checking.reading.big_operators import expand_big_operators
+    from engine.checking.reading.typography import to_ascii
 
     try:
         plain = to_ascii(expand_big_operators(text))

@@ -21,11 +21,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checking.asked import judge_label
-from engine.checking.expression import _evaluate_number, pretty
-from engine.checking.python_spelling import rewrite
-from engine.checking.safe_ast import check_size
-from engine.checking.statement import (
+from engine.checking.equivalence.asked import judge_label
+from engine.checking.equivalence.expression import _evaluate_number, pretty
+from engine.checking.reading.python_spelling import rewrite
+from engine.checking.reading.safe_ast import check_size
+from engine.checking.reading.statement import (
     Chain,
     has_words,
     is_plain_number,
@@ -205,7 +205,7 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
 
 
 def _with_unit(number: str, typed_unit: str, unit: str | None) -> _Reading:
-    from engine.checking.units import UnitMismatch, convert
+    from engine.checking.equivalence.units import UnitMismatch, convert
 
     _, value = _value(number)
     if unit is None:
@@ -226,7 +226,7 @@ def _with_unit(number: str, typed_unit: str, unit: str | None) -> _Reading:
 
 
 def _split_unit(text: str) -> tuple[str, str] | None:
-    from engine.checking.units import TRAILING_UNIT, known_unit
+    from engine.checking.equivalence.units import TRAILING_UNIT, known_unit
 
     match = TRAILING_UNIT.search(text)
     if match is None or match.start() == 0:

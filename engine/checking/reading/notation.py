@@ -16,9 +16,9 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
-from engine.checking.big_operators import expand_big_operators
-from engine.checking.safe_ast import CONSTANT_NAMES, FUNCTION_ALIASES, FUNCTION_NAMES
-from engine.checking.typography import TRANSPOSE_MARK, to_ascii
+from engine.checking.reading.big_operators import expand_big_operators
+from engine.checking.reading.safe_ast import CONSTANT_NAMES, FUNCTION_ALIASES, FUNCTION_NAMES
+from engine.checking.reading.typography import TRANSPOSE_MARK, to_ascii
 from engine.errors import AnswerError
 
 _KRONECKER = re.compile(r"KroneckerDelta\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")
