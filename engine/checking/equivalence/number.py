@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.checking.equivalence.asked import judge_label
 from engine.checking.equivalence.expression import _evaluate_number, pretty
+from engine.checking.reading.notation import refuse_final_exclamation
 from engine.checking.reading.python_spelling import rewrite
 from engine.checking.reading.safe_ast import check_size
 from engine.checking.reading.statement import (
@@ -115,6 +116,7 @@ def check_number(
     tolerance = Tolerance(abs_tol, rel_tol, precision)
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
+        refuse_final_exclamation(answer, factorials=False)
         chain = split_chain(rewrite(answer).text, colon=False)
         links, label_problem = _without_label(chain, question, unit)
         readings: list[_Reading | None] = []
