@@ -18,20 +18,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
-_RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
+# LaTeX spells the same signs as commands: `\sqrt{512} \approx 22.6`, `\Rightarrow`.
+_IMPLICATION = re.compile(
+    r"→|⇒|=>|->|⟹|;|\\(?:Rightarrow|implies|to|rightarrow|longrightarrow)(?![A-Za-z])"
+    r"|\b(?:so|hence|therefore|thus|gives)\b",
+    re.IGNORECASE,
+)
+_RELATION = re.compile(
+    r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:|\\(?:approx|simeq|cong|geq?|leq?|in)(?![A-Za-z])"
+)
 _APPROXIMATELY = re.compile(
-    r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE
+    r"^\s*(?:≈|\\approx(?![A-Za-z])|~=?|about\b|around\b|roughly\b|exactly\b"
+    r"|approx(?:\.|imately\b)?)\s*",
+    re.IGNORECASE,
 )
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
 _TRAILING = re.compile(
     r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
 )
 # `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+# `p_i(1 - p_i) since δ_ii = 1`: a reason after the answer.
+_REASON = re.compile(
+    r"\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# `-p_i p_j for i ≠ j`, `d_k/4 when T ≫ d_k`: the case the answer holds for.
 _QUALIFIER = re.compile(
-    r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
+    r"\s*,?\s+(?:for|where|when|if)\s+"
+    r"(?:(?:all|every|each|any)\b|\w+\s*(?:≠|!=|≫|≪|>|<|≥|≤|→)).*$",
+    re.IGNORECASE | re.DOTALL,
 )
 EXACT = "="
+_RELATION_SIGNS = {"==": "=", "\\approx": "≈", "\\simeq": "≃", "\\cong": "≅", "\\ge": "≥"}
+_RELATION_SIGNS |= {"\\geq": "≥", "\\le": "≤", "\\leq": "≤", "\\in": "∈"}
 # The relations after which a link must equal the next one exactly.
 _EXACT_RELATIONS = {"=", "=="}
 
@@ -56,7 +75,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
-    statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
+    statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
     links, relations = [], []
     depth, start = 0, 0
     i = 0
@@ -70,7 +89,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
             match = _RELATION.match(statement, i)
             if match and (colon or match.group() != ":"):
                 links.append(statement[start:i].strip())
-                relations.append("=" if match.group() == "==" else match.group())
+                relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
                 i = start = match.end()
                 continue
         i += 1
