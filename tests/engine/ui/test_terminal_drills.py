@@ -12,6 +12,9 @@ from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
 from engine.drills.rapid.rounds import draw_questions
 from engine.paths import STORE_FILE
 
+# A real process driven through a pseudo-terminal.
+pytestmark = pytest.mark.slow
+
 SEED = 7
 
 
