@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,18 @@ def patient_checker(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ATTNQUIZ_CHECK_START_TIMEOUT", "120")
 
 
+def first_two_parts(store_home: Path) -> list[tuple[str, int]]:
+    """The saved status of the run's first two parts, and whether the run was interrupted."""
+    db = sqlite3.connect(store_home / STORE_FILE)
+    try:
+        return db.execute(
+            "SELECT p.status, r.interrupted FROM timed_parts p JOIN timed_runs r "
+            "ON r.id = p.run_id ORDER BY p.position LIMIT 2"
+        ).fetchall()
+    finally:
+        db.close()
+
+
 def test_ctrl_c_in_a_rapid_round_keeps_the_answers_and_exits_130(terminal, store_home) -> None:
     found = rapid_drill_file("15", store_home)
     assert found is not None
@@ -36,15 +49,7 @@ def test_ctrl_c_in_a_rapid_round_keeps_the_answers_and_exits_130(terminal, store
     t.type("\x03")
     assert t.finish() == 130
     assert "interrupted: this round is saved" in t.screen
-    db = sqlite3.connect(store_home / STORE_FILE)
-    try:
-        rows = db.execute(
-            "SELECT p.status, r.interrupted FROM timed_parts p JOIN timed_runs r "
-            "ON r.id = p.run_id ORDER BY p.position LIMIT 2"
-        ).fetchall()
-    finally:
-        db.close()
-    assert rows == [("right", 1), ("stopped", 1)]
+    assert first_two_parts(store_home) == [("right", 1), ("stopped", 1)]
 
 
 def test_a_timed_drill_shows_the_time_left_saves_the_answer_and_ctrl_c_exits_130(
@@ -63,12 +68,4 @@ def test_a_timed_drill_shows_the_time_left_saves_the_answer_and_ctrl_c_exits_130
     t.type("\x03")
     assert t.finish() == 130
     assert "interrupted" in t.rest()
-    db = sqlite3.connect(store_home / STORE_FILE)
-    try:
-        rows = db.execute(
-            "SELECT p.status, r.interrupted FROM timed_parts p JOIN timed_runs r "
-            "ON r.id = p.run_id ORDER BY p.position LIMIT 2"
-        ).fetchall()
-    finally:
-        db.close()
-    assert rows == [("right", 1), ("stopped", 1)]
+    assert first_two_parts(store_home) == [("right", 1), ("stopped", 1)]
