@@ -21,8 +21,9 @@ from engine.checking.equivalence.asked import judge_label
 from engine.checking.equivalence.domain import Domain, declare_domain, is_kronecker_delta
 from engine.checking.reading.notation import names_used, normalise
 from engine.checking.reading.python_spelling import rewrite
-from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
 from engine.checking.reading.statement import has_words, number_word, split_chain, trailing_group
+from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 

@@ -4,8 +4,9 @@ Typed text never reaches eval, exec, `sympify` of a string or SymPy's `parse_exp
 text is measured first (length, bracket depth) so that hostile input is refused before any parser
 sees it, then Python's own parser builds a syntax tree, which is checked against a small whitelist
 (numbers, known names, + - * / ** @, calls of known functions), and only then is the SymPy
-expression built node by node. Powers are bounded so that nothing like `9**9**9**9` is ever
-computed. Every refusal is an `AnswerError` whose message tells the learner what to change.
+expression built node by node (`to_sympy.build`). Powers are bounded so that nothing like
+`9**9**9**9` is ever computed. Every refusal is an `AnswerError` whose message tells the learner
+what to change.
 """
 
 from __future__ import annotations
@@ -363,19 +364,3 @@ def _digits(node: ast.AST) -> float:
     if isinstance(node.op, ast.Add | ast.Sub):
         return max(left, right) + 1
     return left + right  # products, and quotients as exact fractions
-
-
-def build(tree: ast.expr, vocabulary: Vocabulary) -> Any:
-    """Build the SymPy expression (or tuple of them) for a tree that `parse_tree` accepted.
-
-    SymPy raises a wide variety of exceptions on odd input (and Python may overflow or recurse
-    too deeply); for a learner they all mean the same thing, so they become one AnswerError.
-    """
-    try:
-        from engine.checking.reading.to_sympy import SympyBuilder
-
-        return SympyBuilder(vocabulary).build(tree)
-    except AnswerError:
-        raise
-    except (Exception, RecursionError, MemoryError):
-        raise refuse("SymPy cannot work with this expression") from None
