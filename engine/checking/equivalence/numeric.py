@@ -92,6 +92,8 @@ def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
         if expr.has(sympy.zoo, sympy.oo, sympy.nan, -sympy.oo):
             raise Undefined
         return complex(expr)
+    if getattr(expr.func, "__name__", "") == "sum" and len(expr.args) == 2:
+        return _written_out_sum(expr.args[0], expr.args[1], values)
     args = [_evaluate(argument, values) for argument in expr.args]
     if isinstance(expr, sympy.Add):
         return _check(sum(args[1:], args[0]))
@@ -115,6 +117,36 @@ def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
     if isinstance(expr, sympy.core.function.AppliedUndef):
         return _stand_in(name, args)
     raise Undefined  # nothing else should reach here; refuse rather than guess
+
+
+# How many terms a sum over a family (`sum(exp(s_j), j)`, see `big_operators`) is written out to.
+SUM_TERMS = 3
+
+
+def _written_out_sum(term: Any, index: Any, values: dict[Any, Any]) -> Any:
+    """`sum(term, j)` written out over SUM_TERMS members of every family the term indexes by j.
+
+    The member j = 1 is the point's own value of `s_j`; the others are that value scaled by
+    fixed factors (the same for every expression at the point, so equal sums agree).
+    """
+    if not index.is_Symbol:
+        raise Undefined
+    letter = str(index)
+    members = [
+        symbol
+        for symbol in term.free_symbols
+        if letter in str(symbol).partition("_")[2].strip("{}")
+    ]
+    total: Any = complex(0.0)
+    for position in range(1, SUM_TERMS + 1):
+        point = dict(values)
+        point[index] = complex(position)
+        for symbol in members:
+            rng = np.random.default_rng(zlib.crc32(f"{symbol}#{position}".encode()))
+            factor = 1.0 if position == 1 else float(rng.uniform(0.3, 1.7))
+            point[symbol] = values[symbol] * factor
+        total = total + _evaluate(term, point)
+    return _check(total if np.ndim(total) else complex(total))
 
 
 def _stand_in(name: str, args: list[Any]) -> Any:

@@ -4,9 +4,13 @@ Learners write the count of a repeated term as a sum: `Σ_{i=1}^{d_k} 1` for Var
 `\\sum_{i=1}^{T}\\sum_{j=1}^{T} 2 d_k` for the FLOPs of Q Kᵀ, `sum_{j=1}^{i} 1` for the keys a
 causal query sees. Whatever letter names the index, a sum over it of a term that does not depend
 on it is the term times the number of values the index takes, and a product is the term to that
-power. This pass rewrites such sums (innermost first) into that arithmetic, as plain text, before
-the rest of the reading; nothing is evaluated. A sum without bounds, or one whose term depends on
-its index (`Σ_j q_j k_j`), is left as written for the parser to refuse by name.
+power. A sum of a term that does depend on its index, over the whole family (no bounds, or from
+1 to a count: `Σ_k exp(s_k)`, `\\sum_{j=1}^{T} e^{s_j}`), is read as `sum(term, j)` with the index
+renamed to the first free letter of j, k, i, l, m, so that the letter the learner chose does not
+matter; `numeric` writes such a sum out over a few terms. This pass rewrites sums (innermost
+first) as plain text, before the rest of the reading; nothing is evaluated. Other sums (a product
+over an index the term depends on, a sum to another index as in `Σ_{j=1}^{i} s_j`) are left as
+written for the parser to refuse by name.
 
 Spellings read: `Σ`, `∑`, `\\sum`, `sum`, `Π`, `∏`, `\\prod`, `prod`; then the index as `_i`,
 `_{i=1}` or `_(i=1)`, then the upper bound as `^n`, `^{n}` or `^(n)` (either order, with an
@@ -112,15 +116,61 @@ def _rewrite_one(
         # Σ_i q_i k_i is the dot product q·k, whatever the index letter and bounds; a factor
         # that does not depend on the index comes out of the sum.
         return f"(({dot.group(1)}*{dot.group(3)}){rest})", end
+    term = _expand(term, known, depth + 1)
+    if upper is not None and _depends_on(upper, letter, known):
+        return None
+    if _depends_on(term, letter, known):
+        # Σ_k exp(s_k): a sum over all the terms of an indexed family, whatever the letter.
+        if is_product or not _whole_range(lower, upper):
+            return None
+        bound = _bound_letter(text[: match.start()] + text[end:], known)
+        if bound is None:
+            return None
+        return f"sum({_renamed(term, letter, bound, known)}, {bound})", end
     if upper is None:
         return None  # without bounds the number of terms is unknown
-    term = _expand(term, known, depth + 1)
-    if _depends_on(term, letter, known) or _depends_on(upper, letter, known):
-        return None
     count = f"(({upper}) - ({lower}) + 1)"
     if is_product:
         return f"(({term})^{count})", end
     return f"({count}*({term}))", end
+
+
+def _whole_range(lower: str, upper: str | None) -> bool:
+    """Whether the bounds run over the whole family: none, or from 0 or 1 to a count (`T`, `n`,
+    `T_k`), not to another index (`i`) or a number."""
+    if lower not in {"0", "1"}:
+        return False
+    if upper is None:
+        return True
+    upper = upper.strip()
+    return bool(_WORD.fullmatch(upper)) and upper not in _BOUND_LETTERS
+
+
+# The letters a sum's own index is renamed to, so that Σ_k exp(s_k) and Σ_j exp(s_j) read alike.
+_BOUND_LETTERS = ("j", "k", "i", "l", "m")
+
+
+def _bound_letter(outside: str, known: frozenset[str]) -> str | None:
+    """The first of `_BOUND_LETTERS` that the text outside the sum does not use as an index."""
+    return next((c for c in _BOUND_LETTERS if not _depends_on(outside, c, known)), None)
+
+
+def _renamed(term: str, letter: str, bound: str, known: frozenset[str]) -> str:
+    """`term` with the index `letter` written as `bound`, alone and in subscripts."""
+
+    def rename(word: re.Match[str]) -> str:
+        name = word.group()
+        if word.start() > 0 and term[word.start() - 1] == "\\":
+            return name
+        if name == letter:
+            return bound
+        base, _, subscript = name.partition("_")
+        plain = base + "_" + subscript.strip("{}").replace(",", "").replace(" ", "")
+        if not subscript or plain in known or name in known:
+            return name
+        return base + "_" + subscript.replace(letter, bound)
+
+    return _WORD.sub(rename, term)
 
 
 def _group(text: str, i: int) -> tuple[str, int] | None:

@@ -18,6 +18,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# Relations and implications as LaTeX spells them: `\sqrt{512} \approx 22.6`, `a \Rightarrow b`.
+_LATEX_RELATIONS = {
+    "approx": "≈", "thickapprox": "≈", "simeq": "≃", "cong": "≅", "geq": "≥", "ge": "≥",
+    "geqslant": "≥", "leq": "≤", "le": "≤", "leqslant": "≤", "in": "∈", "to": "→",
+    "rightarrow": "→", "longrightarrow": "→", "Rightarrow": "⇒", "Longrightarrow": "⇒",
+    "implies": "⇒", "therefore": " therefore ",
+}  # fmt: skip
+_LATEX_RELATION = re.compile(r"\\(" + "|".join(_LATEX_RELATIONS) + r")(?![A-Za-z])")
+# The relations that state a rounded value: `√512 ≈ 22.6`.
+APPROXIMATE_RELATIONS = frozenset({"≈", "~=", "≃", "≅"})
 _IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
 _RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
 _APPROXIMATELY = re.compile(
@@ -47,6 +57,11 @@ class Chain:
     def answer(self) -> str:
         return self.links[-1]
 
+    @property
+    def rounded(self) -> bool:
+        """Whether the answer is stated as a rounded value of the link before it (`√512 ≈ 22.6`)."""
+        return bool(self.relations) and self.relations[-1] in APPROXIMATE_RELATIONS
+
     def exact_after(self, index: int) -> bool:
         """Whether link `index` is stated to be exactly equal to the next one."""
         return self.relations[index] in _EXACT_RELATIONS
@@ -54,6 +69,7 @@ class Chain:
 
 def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
+    text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))

@@ -32,12 +32,43 @@ def test_a_sum_over_any_index_letter_is_read_by_meaning(
     assert verdict.correct is correct, (answer, verdict.feedback)
 
 
-def test_a_term_that_depends_on_its_index_is_not_multiplied_out() -> None:
-    assert expand_big_operators("Σ_{i=1}^{n} x_i") == "Σ_{i=1}^{n} x_i"
+def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplied_out() -> None:
+    # Over the whole family the index letter does not matter: it becomes the first free one.
+    assert expand_big_operators("Σ_{i=1}^{n} x_i") == "sum(x_j, j)"
+    assert expand_big_operators("Σ_k exp(s_k)") == expand_big_operators("sum_j exp(s_j)")
+    assert expand_big_operators("p_j Σ_j s_j") == "p_j sum(s_k, k)"
+    # Up to another index, or a product, is left as written for the parser to refuse by name.
     assert expand_big_operators("Σ_{j=1}^{i} j") == "Σ_{j=1}^{i} j"
+    assert expand_big_operators("Π_{j=1}^{n} x_j") == "Π_{j=1}^{n} x_j"
     # d_k is a name of its own, so a sum over k of d_k does not depend on k.
-    assert expand_big_operators("Σ_{k=1}^{n} d_k", {"d_k"}) != "Σ_{k=1}^{n} d_k"
-    assert expand_big_operators("Σ_{k=1}^{n} d_k") == "Σ_{k=1}^{n} d_k"
+    assert expand_big_operators("Σ_{k=1}^{n} d_k", {"d_k"}) == "(((n) - (1) + 1)*(d_k))"
+    assert expand_big_operators("Σ_{k=1}^{n} d_k") == "sum(d_j, j)"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "correct"),
+    [
+        ("Σ_k exp(s_k)", "sum_j exp(s_j)", True),
+        ("\\sum_{j=1}^{T} e^{s_j}", "sum_j exp(s_j)", True),
+        ("sum_i exp(s_i)", "\\sum_{j=1}^{n} e^{s_j}", True),
+        ("Σ_j e^(x_j − m)", "sum_j exp(x_j - m)", True),
+        ("exp(-m) Σ_j exp(x_j)", "sum_j exp(x_j - m)", True),
+        ("Σ_j exp(x_j) / e^m", "sum_j exp(x_j - m)", True),
+        ("e^{s_i} / \\sum_{k=1}^{T} e^{s_k}", "exp(s_i) / sum_j exp(s_j)", True),
+        ("2 Σ_j exp(s_j)", "Σ_j 2 exp(s_j)", True),
+        ("Σ_j exp(x_j) - m", "sum_j exp(x_j - m)", False),
+        ("Σ_j exp(2 s_j)", "sum_j exp(s_j)", False),
+        ("Σ_k s_k", "sum_j exp(s_j)", False),
+        ("Σ_j exp(s_j) + 1", "sum_j exp(s_j)", False),
+        ("Σ_j exp(s_j)", "exp(s_i) / sum_j exp(s_j)", False),
+    ],
+)
+def test_a_sum_of_a_family_is_judged_by_meaning_whatever_the_index_letter(
+    answer: str, expected: str, correct: bool
+) -> None:
+    verdict = check_expression(answer, expected)
+    assert verdict.valid, verdict.feedback
+    assert verdict.correct is correct, (answer, verdict.feedback)
 
 
 def test_a_sum_without_bounds_is_left_for_the_parser_to_refuse() -> None:
