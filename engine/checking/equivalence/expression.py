@@ -429,7 +429,32 @@ def pretty(expr: Any) -> str:
         text = text[:PRETTY_LIMIT] + "…"
     text = text.replace("**", "^").replace("*", "·")
     text = _rewrite_calls(text, "transpose", lambda inner: f"{inner}ᵀ")
-    return _rewrite_calls(text, "sqrt", lambda inner: f"√{inner}")
+    text = _rewrite_calls(text, "sqrt", lambda inner: f"√{inner}")
+    return _over_index(text)
+
+
+_BIG_OPERATOR_CALL = re.compile(r"(?<![\w.])(sum|prod)\(")
+
+
+def _over_index(text: str) -> str:
+    """`sum(exp(s_j), j)` as `Σ_j exp(s_j)`, `prod(p_j, j)` as `Π_j p_j`; others unchanged."""
+    position = 0
+    while match := _BIG_OPERATOR_CALL.search(text, position):
+        depth, end = 0, len(text)
+        for end in range(match.end() - 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        body, comma, index = text[match.end() : end].rpartition(", ")
+        if depth or not comma or not re.fullmatch(r"[a-z]", index):
+            position = match.end()
+            continue
+        simple = re.fullmatch(r"[\w√]+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?", body)
+        sign = "Σ" if match.group(1) == "sum" else "Π"
+        shown = f"{sign}_{index} {body if simple else f'({body})'}"
+        text = text[: match.start()] + shown + text[end + 1 :]
+        position = match.start() + len(shown)
+    return text
 
 
 def _rewrite_calls(text: str, name: str, form: Callable[[str], str]) -> str:

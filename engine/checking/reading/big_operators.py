@@ -5,12 +5,13 @@ Learners write the count of a repeated term as a sum: `Σ_{i=1}^{d_k} 1` for Var
 causal query sees. Whatever letter names the index, a sum over it of a term that does not depend
 on it is the term times the number of values the index takes, and a product is the term to that
 power. A sum of a term that does depend on its index, over the whole family (no bounds, or from
-1 to a count: `Σ_k exp(s_k)`, `\\sum_{j=1}^{T} e^{s_j}`), is read as `sum(term, j)` with the index
+1 to a count: `Σ_k exp(s_k)`, `\\sum_{j=1}^{T} e^{s_j}`), is read as `sum(term, j)` (a product as
+`prod(term, j)`) with the index
 renamed to the first free letter of j, k, i, l, m, so that the letter the learner chose does not
 matter; `numeric` writes such a sum out over a few terms. This pass rewrites sums (innermost
-first) as plain text, before the rest of the reading; nothing is evaluated. Other sums (a product
-over an index the term depends on, a sum to another index as in `Σ_{j=1}^{i} s_j`) are left as
-written for the parser to refuse by name.
+first) as plain text, before the rest of the reading; nothing is evaluated. Other sums (to another
+index, as in `Σ_{j=1}^{i} s_j`, or to a number) are left as written for the parser to refuse by
+name.
 
 Spellings read: `Σ`, `∑`, `\\sum`, `sum`, `Π`, `∏`, `\\prod`, `prod`; then the index as `_i`,
 `_{i=1}` or `_(i=1)`, then the upper bound as `^n`, `^{n}` or `^(n)` (either order, with an
@@ -120,13 +121,14 @@ def _rewrite_one(
     if upper is not None and _depends_on(upper, letter, known):
         return None
     if _depends_on(term, letter, known):
-        # Σ_k exp(s_k): a sum over all the terms of an indexed family, whatever the letter.
-        if is_product or not _whole_range(lower, upper):
+        # Σ_k exp(s_k): a sum (or product) over a whole indexed family, whatever the letter.
+        if not _whole_range(lower, upper):
             return None
         bound = _bound_letter(text[: match.start()] + text[end:], known)
         if bound is None:
             return None
-        return f"sum({_renamed(term, letter, bound, known)}, {bound})", end
+        operator = "prod" if is_product else "sum"
+        return f"{operator}({_renamed(term, letter, bound, known)}, {bound})", end
     if upper is None:
         return None  # without bounds the number of terms is unknown
     count = f"(({upper}) - ({lower}) + 1)"

@@ -44,6 +44,7 @@ AUTHOR_SCALE = 10
 FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "sqrt": (1, 1), "exp": (1, 1), "log": (1, 2), "ln": (1, 1), "abs": (1, 1),
     "softmax": (1, 1), "transpose": (1, 1), "max": (1, 8), "min": (1, 8), "sum": (1, 2),
+    "prod": (2, 2),
     "Var": (1, 1), "E": (1, 1), "KroneckerDelta": (2, 2),
     "sin": (1, 1), "cos": (1, 1), "tan": (1, 1), "sec": (1, 1), "csc": (1, 1), "cot": (1, 1),
     "asin": (1, 1), "acos": (1, 1), "atan": (1, 1), "sinh": (1, 1), "cosh": (1, 1),

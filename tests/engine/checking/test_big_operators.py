@@ -37,9 +37,10 @@ def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplie
     assert expand_big_operators("Σ_{i=1}^{n} x_i") == "sum(x_j, j)"
     assert expand_big_operators("Σ_k exp(s_k)") == expand_big_operators("sum_j exp(s_j)")
     assert expand_big_operators("p_j Σ_j s_j") == "p_j sum(s_k, k)"
-    # Up to another index, or a product, is left as written for the parser to refuse by name.
+    assert expand_big_operators("Π_{j=1}^{n} x_j") == "prod(x_j, j)"
+    # Up to another index, or to a number, is left as written for the parser to refuse by name.
     assert expand_big_operators("Σ_{j=1}^{i} j") == "Σ_{j=1}^{i} j"
-    assert expand_big_operators("Π_{j=1}^{n} x_j") == "Π_{j=1}^{n} x_j"
+    assert expand_big_operators("Σ_{j=1}^{3} x_j") == "Σ_{j=1}^{3} x_j"
     # d_k is a name of its own, so a sum over k of d_k does not depend on k.
     assert expand_big_operators("Σ_{k=1}^{n} d_k", {"d_k"}) == "(((n) - (1) + 1)*(d_k))"
     assert expand_big_operators("Σ_{k=1}^{n} d_k") == "sum(d_j, j)"
@@ -61,6 +62,11 @@ def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplie
         ("Σ_k s_k", "sum_j exp(s_j)", False),
         ("Σ_j exp(s_j) + 1", "sum_j exp(s_j)", False),
         ("Σ_j exp(s_j)", "exp(s_i) / sum_j exp(s_j)", False),
+        ("prod_j p_j", "\\prod_{i=1}^{n} p_i", True),
+        ("Π_k exp(s_k)", "exp(Σ_j s_j)", True),
+        ("Π_k s_k", "Σ_j s_j", False),
+        # The number of terms is not fixed: Π_j 2 s_j is 2^n Π_j s_j, not 8 Π_j s_j.
+        ("Π_k 2 s_k", "8 Π_j s_j", False),
     ],
 )
 def test_a_sum_of_a_family_is_judged_by_meaning_whatever_the_index_letter(
