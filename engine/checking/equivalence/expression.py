@@ -104,6 +104,7 @@ def check_expression(
         integer=domain.integer,
         matrices=frozenset(declared["matrices"]),
         ranges=domain.ranges,
+        families=_families(known, aliases),
     )
     target = _read_author(expected, vocabulary, aliases)
     # Read every listed mistake now, so that an unreadable one is reported whatever is answered.
@@ -152,6 +153,19 @@ def check_expression(
             feedback="; ".join([*rewritten.notes, verdict.feedback]),
         )
     return verdict
+
+
+def _families(known: Iterable[str], aliases: Aliases) -> frozenset[str]:
+    """The indexed families an answer may name any member of: `s` when the bank's answer uses
+    s_j. A declared symbol such as d_k is a name of its own, not a member of a family d."""
+    return frozenset(
+        match.group(1)
+        for name in known
+        if name not in aliases and (match := _FAMILY_MEMBER.fullmatch(name))
+    )
+
+
+_FAMILY_MEMBER = re.compile(r"([A-Za-z]+)_[ijklmn]")
 
 
 def _judge(

@@ -52,6 +52,8 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "log2": (1, 1), "cbrt": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
+# The letters that index a family of symbols (s_i, s_j): a sum over a family runs over one.
+INDEX_LETTERS = frozenset("ijklmn")
 CONSTANT_NAMES = frozenset({"pi", "e", "inf"})
 # Other spellings of the functions above: arcsin(x) is asin(x), ln(x) stays ln (it is log).
 FUNCTION_ALIASES = {
@@ -90,9 +92,19 @@ class Vocabulary:
     matrices: frozenset[str] = frozenset()  # noncommutative: Q K^T is not K^T Q
     # Value ranges (low, high) of scalar symbols, e.g. a probability in (0, 1); see `domain`.
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    # Indexed families (`s` for s_j): any member, s_i or s_k, is a name of the question too.
+    families: frozenset[str] = frozenset()
     # A bank author's answer, verified by lint: the exponent, digit and degree limits that keep
     # a learner's input cheap are AUTHOR_SCALE times looser (the worker still bounds the time).
     author: bool = False
+
+    def knows(self, name: str) -> bool:
+        """Whether `name` is a symbol of the question, a member of one of its families, or an
+        index letter of a question that has families (the j of Σ_j)."""
+        if name in self.symbols or (self.families and name in INDEX_LETTERS):
+            return True
+        base, _, index = name.rpartition("_")
+        return bool(base) and base in self.families and index in INDEX_LETTERS
 
     def limit(self, learner_limit: float) -> float:
         return learner_limit * (AUTHOR_SCALE if self.author else 1)
@@ -214,7 +226,7 @@ class _Checker:
     def _check_name(self, name: str) -> None:
         if name.startswith("_") or "__" in name:
             raise refuse(f"`{name}` is not a known name")
-        if name in self.vocabulary.symbols or name in CONSTANT_NAMES:
+        if self.vocabulary.knows(name) or name in CONSTANT_NAMES:
             return
         if name in FUNCTION_NAMES:
             raise refuse(f"`{name}` is a function: write it with brackets, as {name}(...)")

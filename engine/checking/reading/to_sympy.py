@@ -85,7 +85,7 @@ class SympyBuilder:
 
     def symbol(self, name: str) -> Any:
         sympy, vocabulary = self.sympy, self.vocabulary
-        if name not in vocabulary.symbols:  # a constant: a question's own symbol `e` wins
+        if not vocabulary.knows(name):  # a constant: a question's own symbol `e` wins
             return {"pi": sympy.pi, "inf": sympy.oo}.get(name, sympy.E)
         if name in vocabulary.matrices:
             return sympy.Symbol(name, commutative=False)

@@ -62,6 +62,9 @@ def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplie
         ("Σ_k s_k", "sum_j exp(s_j)", False),
         ("Σ_j exp(s_j) + 1", "sum_j exp(s_j)", False),
         ("Σ_j exp(s_j)", "exp(s_i) / sum_j exp(s_j)", False),
+        # Another member of the family (s_j, with s_i and s_j in the bank's answer) reads.
+        ("exp(s_j) / Σ_k exp(s_k)", "exp(s_i) / sum_j exp(s_j)", False),
+        ("exp(s_i) / Σ_k exp(s_k)", "exp(s_i) / sum_j exp(s_j)", True),
         ("prod_j p_j", "\\prod_{i=1}^{n} p_i", True),
         ("Π_k exp(s_k)", "exp(Σ_j s_j)", True),
         ("Π_k s_k", "Σ_j s_j", False),
