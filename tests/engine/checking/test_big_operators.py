@@ -22,33 +22,7 @@ from engine.checking.reading.big_operators import MAX_OPERATORS, expand_big_oper
         ("Σ_i q_i k_i", "q k", True),
         ("\\sum_{j=1}^{n} q_j * k_j", "q k", True),
         ("Σ_i q_i k_i / c", "q k / c", True),
-    ],
-)
-def test_a_sum_over_any_index_letter_is_read_by_meaning(
-    answer: str, expected: str, correct: bool
-) -> None:
-    verdict = check_expression(answer, expected)
-    assert verdict.valid, verdict.feedback
-    assert verdict.correct is correct, (answer, verdict.feedback)
-
-
-def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplied_out() -> None:
-    # Over the whole family the index letter does not matter: it becomes the first free one.
-    assert expand_big_operators("Σ_{i=1}^{n} x_i") == "sum(x_j, j)"
-    assert expand_big_operators("Σ_k exp(s_k)") == expand_big_operators("sum_j exp(s_j)")
-    assert expand_big_operators("p_j Σ_j s_j") == "p_j sum(s_k, k)"
-    assert expand_big_operators("Π_{j=1}^{n} x_j") == "prod(x_j, j)"
-    # Up to another index, or to a number, is left as written for the parser to refuse by name.
-    assert expand_big_operators("Σ_{j=1}^{i} j") == "Σ_{j=1}^{i} j"
-    assert expand_big_operators("Σ_{j=1}^{3} x_j") == "Σ_{j=1}^{3} x_j"
-    # d_k is a name of its own, so a sum over k of d_k does not depend on k.
-    assert expand_big_operators("Σ_{k=1}^{n} d_k", {"d_k"}) == "(((n) - (1) + 1)*(d_k))"
-    assert expand_big_operators("Σ_{k=1}^{n} d_k") == "sum(d_j, j)"
-
-
-@pytest.mark.parametrize(
-    ("answer", "expected", "correct"),
-    [
+        # A term that depends on its index: a sum (or product) over the whole family.
         ("Σ_k exp(s_k)", "sum_j exp(s_j)", True),
         ("\\sum_{j=1}^{T} e^{s_j}", "sum_j exp(s_j)", True),
         ("sum_i exp(s_i)", "\\sum_{j=1}^{n} e^{s_j}", True),
@@ -72,12 +46,26 @@ def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplie
         ("Π_k 2 s_k", "8 Π_j s_j", False),
     ],
 )
-def test_a_sum_of_a_family_is_judged_by_meaning_whatever_the_index_letter(
+def test_a_sum_over_any_index_letter_is_read_by_meaning(
     answer: str, expected: str, correct: bool
 ) -> None:
     verdict = check_expression(answer, expected)
     assert verdict.valid, verdict.feedback
     assert verdict.correct is correct, (answer, verdict.feedback)
+
+
+def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplied_out() -> None:
+    # Over the whole family the index letter does not matter: it becomes the first free one.
+    assert expand_big_operators("Σ_{i=1}^{n} x_i") == "sum(x_j, j)"
+    assert expand_big_operators("Σ_k exp(s_k)") == expand_big_operators("sum_j exp(s_j)")
+    assert expand_big_operators("p_j Σ_j s_j") == "p_j sum(s_k, k)"
+    assert expand_big_operators("Π_{j=1}^{n} x_j") == "prod(x_j, j)"
+    # Up to another index, or to a number, is left as written for the parser to refuse by name.
+    assert expand_big_operators("Σ_{j=1}^{i} j") == "Σ_{j=1}^{i} j"
+    assert expand_big_operators("Σ_{j=1}^{3} x_j") == "Σ_{j=1}^{3} x_j"
+    # d_k is a name of its own, so a sum over k of d_k does not depend on k.
+    assert expand_big_operators("Σ_{k=1}^{n} d_k", {"d_k"}) == "(((n) - (1) + 1)*(d_k))"
+    assert expand_big_operators("Σ_{k=1}^{n} d_k") == "sum(d_j, j)"
 
 
 def test_a_sum_without_bounds_is_left_for_the_parser_to_refuse() -> None:
