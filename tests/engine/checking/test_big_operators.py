@@ -44,6 +44,14 @@ from engine.checking.reading.big_operators import MAX_OPERATORS, expand_big_oper
         ("Π_k s_k", "Σ_j s_j", False),
         # The number of terms is not fixed: Π_j 2 s_j is 2^n Π_j s_j, not 8 Π_j s_j.
         ("Π_k 2 s_k", "8 Π_j s_j", False),
+        # A sum written out with an ellipsis is the same sum.
+        ("e^{s_1 - m} + ... + e^{s_n - m}", "sum_j exp(s_j - m)", True),
+        ("exp(s_1) + exp(s_2) + … + exp(s_T)", "sum_j exp(s_j)", True),
+        ("e^{s_1}+\\cdots+e^{s_n}", "sum_j exp(s_j)", True),
+        ("exp(s_i) / (exp(s_1) + ... + exp(s_n))", "exp(s_i) / sum_j exp(s_j)", True),
+        ("q_1 k_1 + q_2 k_2 + ... + q_n k_n", "q k", True),
+        ("1 + x_1 + ... + x_n", "1 + Σ_j x_j", True),
+        ("x_1 + ... + x_n", "Σ_j x_j^2", False),
     ],
 )
 def test_a_sum_over_any_index_letter_is_read_by_meaning(
@@ -66,6 +74,11 @@ def test_a_term_that_depends_on_its_index_is_a_sum_over_the_family_not_multiplie
     # d_k is a name of its own, so a sum over k of d_k does not depend on k.
     assert expand_big_operators("Σ_{k=1}^{n} d_k", {"d_k"}) == "(((n) - (1) + 1)*(d_k))"
     assert expand_big_operators("Σ_{k=1}^{n} d_k") == "sum(d_j, j)"
+
+
+def test_a_series_that_is_not_one_term_from_1_to_a_count_is_left_as_written() -> None:
+    for text in ("x_2 + ... + x_n", "x_1 + ... + x_i", "a + ... + b", "...", "x_1 + ... + y_n"):
+        assert expand_big_operators(text) == text
 
 
 def test_a_sum_without_bounds_is_left_for_the_parser_to_refuse() -> None:
