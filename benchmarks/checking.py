@@ -70,12 +70,7 @@ class Series:
 def measure_warm(reps: int) -> tuple[list[Series], Series]:
     from engine.bank.catalog import open_set
     from engine.cards.typed import TypedItem
-    from engine.checking.worker.bounded import (
-        checker_pid,
-        close_checker,
-        default_checker,
-        start_checker,
-    )
+    from engine.checking.worker.bounded import BoundedChecker
 
     qset = open_set(SET, Path(os.environ["ATTNQUIZ_HOME"]))
     items: list[tuple[TypedItem, str]] = []
@@ -85,22 +80,23 @@ def measure_warm(reps: int) -> tuple[list[Series], Series]:
         items.append((item, answer))
 
     # A worker from start to ready: what a session hides behind loading the bank.
+    checker = BoundedChecker()
     starts = []
     for _ in range(5):
-        close_checker()
+        checker.close()
         started = time.perf_counter()
-        start_checker()
-        default_checker().grade(*items[1])
+        checker.start()
+        checker.grade(*items[1])
         starts.append(time.perf_counter() - started)
     startup = Series("new worker: start to first verdict", starts)
-    print(f"  worker pid {checker_pid()}", flush=True)
+    print(f"  worker pid {checker.pid()}", flush=True)
 
     series: list[Series] = []
     for item, answer in items:
         through_worker, in_process = [], []
 
         def bounded(text: str, item: TypedItem = item) -> object:
-            return default_checker().grade(item, text)
+            return checker.grade(item, text)
 
         for path, grade in (("worker", bounded), ("in-process", item.grade_in_process)):
             for _ in range(5):  # warm-up: caches, the first call of each code path
@@ -113,7 +109,7 @@ def measure_warm(reps: int) -> tuple[list[Series], Series]:
         series.append(Series(f"{item.id}  {answer}  · worker", through_worker))
         series.append(Series(f"{item.id}  {answer}  · in-process", in_process))
         print(f"  {item.id}: {reps} checks each way", flush=True)
-    close_checker()
+    checker.close()
     return series, startup
 
 

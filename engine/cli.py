@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 import engine
 from engine.help_types import install as _plain_help_types
+
+if TYPE_CHECKING:
+    from engine.checking.worker.bounded import Checker
 
 _plain_help_types()
 
@@ -57,6 +60,7 @@ def _root(
 
 @app.command()
 def quiz(
+    ctx: typer.Context,
     set_name: SetArg,
     new: Annotated[
         int | None,
@@ -99,12 +103,22 @@ def quiz(
     from engine.commands.quiz import run_quiz
 
     raise typer.Exit(
-        run_quiz(set_name, new, retention, cram, tuple(tag or ()), data_dir, confidence)
+        run_quiz(
+            set_name,
+            new,
+            retention,
+            cram,
+            tuple(tag or ()),
+            data_dir,
+            confidence,
+            checker=_checker(ctx),
+        )
     )
 
 
 @app.command()
 def check(
+    ctx: typer.Context,
     set_name: SetArg,
     item: Annotated[
         str,
@@ -127,7 +141,9 @@ def check(
     """
     from engine.commands.check import run_check
 
-    raise typer.Exit(run_check(set_name, item, answer, as_json, data_dir, step))
+    raise typer.Exit(
+        run_check(set_name, item, answer, as_json, data_dir, step, checker=_checker(ctx))
+    )
 
 
 @app.command("list")
@@ -219,6 +235,7 @@ def unsuspend(
 
 @app.command()
 def lint(
+    ctx: typer.Context,
     paths: Annotated[
         list[Path], typer.Argument(help="Bank files or folders to check.", show_default=False)
     ],
@@ -229,11 +246,12 @@ def lint(
     """
     from engine.commands.lint import run_lint
 
-    raise typer.Exit(run_lint(paths))
+    raise typer.Exit(run_lint(paths, checker=_checker(ctx)))
 
 
 @app.command()
 def drill(
+    ctx: typer.Context,
     set_name: SetArg,
     name: Annotated[
         str | None,
@@ -266,7 +284,9 @@ def drill(
     """
     from engine.commands.drill import run_drill
 
-    raise typer.Exit(run_drill(set_name, name, timed, data_dir, rapid=rapid, seed=seed))
+    raise typer.Exit(
+        run_drill(set_name, name, timed, data_dir, rapid=rapid, seed=seed, checker=_checker(ctx))
+    )
 
 
 @app.command()
@@ -468,26 +488,36 @@ def _with_default_command(args: list[str]) -> list[str]:
     return args
 
 
-# Commands that grade typed answers: their checking worker starts before Typer is even parsed,
-# so that its SymPy import overlaps the rest of start-up.
-GRADING_COMMANDS = {"quiz", "check", "drill"}
+# Commands that grade: their checker's worker starts before Typer is even parsed, so that its
+# SymPy import overlaps the rest of start-up.
+GRADING_COMMANDS = {"quiz", "check", "drill", "lint"}
 
 
-def main(argv: list[str] | None = None) -> int:
+def _checker(ctx: typer.Context) -> Checker | None:
+    """The checker `main` started for this command (None when the app runs without `main`)."""
+    checker: Checker | None = ctx.obj
+    return checker
+
+
+def main(argv: list[str] | None = None, *, checker: Checker | None = None) -> int:
+    """Run the command line: its exit code. A grading command gets `checker` if given (its
+    owner keeps it warm and stops it), else a new one, started before Typer parses anything and
+    stopped at the end (`engine.commands.frame.checker_for`)."""
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     from engine.ui.script_line import tolerant_stdin
 
     tolerant_stdin()
+    command = next((a for a in args if not a.startswith("-")), None)
+    if command not in GRADING_COMMANDS or {"-h", "--help"} & set(args):
+        return run_guarded(lambda: app(args, prog_name="attnquiz", standalone_mode=False))
 
     def run() -> object:
-        command = next((a for a in args if not a.startswith("-")), None)
-        if command in GRADING_COMMANDS and not {"-h", "--help"} & set(args):
-            from engine.checking.worker.bounded import start_checker
+        from engine.commands.frame import checker_for
 
-            start_checker()
-        return app(args, prog_name="attnquiz", standalone_mode=False)
+        with checker_for(checker) as running:
+            return app(args, prog_name="attnquiz", standalone_mode=False, obj=running)
 
     return run_guarded(run)
 

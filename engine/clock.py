@@ -9,8 +9,11 @@ from datetime import UTC, datetime
 
 from engine.errors import UsageError
 
+Clock = Callable[[], datetime]
+"""What code is given instead of reading the time itself: now, as an aware datetime."""
 
-def make_clock() -> Callable[[], datetime]:
+
+def make_clock() -> Clock:
     """Now, in UTC. `ATTNQUIZ_NOW` (ISO 8601) starts the clock at that moment instead."""
     start = os.environ.get("ATTNQUIZ_NOW")
     if not start:

@@ -17,7 +17,7 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from engine.errors import UsageError
+from engine.errors import AttnquizError, UsageError
 from engine.schedule import DEFAULT_PARAMETERS, check_parameters
 from engine.store.history import PastReview
 from engine.store.parameters import FittedParameters
@@ -31,6 +31,10 @@ INSTALL_COMMAND = "pip install 'attnquiz[optimize]'"
 
 class OptimizerMissing(UsageError):
     """torch or pandas is not installed: the optional extra is needed."""
+
+
+class FitFailed(AttnquizError):
+    """The optimizer produced no usable parameter vector; the message says why, in our words."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ def fit_parameters(
 
     The log loss before is that of the `current` parameters (those in use), on the same reviews.
 
-    Raises ValueError when the optimizer produced no usable vector (NaN, out of bounds).
+    Raises FitFailed when the optimizer produced no usable vector (NaN, out of bounds).
     """
     optimizer_class = load_optimizer()
     import torch
@@ -110,10 +114,16 @@ def fit_parameters(
         for r in history
     ]
     optimizer = optimizer_class(logs)
-    fitted = optimizer.compute_optimal_parameters(verbose=False)
+    try:
+        fitted = optimizer.compute_optimal_parameters(verbose=False)
+    except ValueError as exc:  # py-fsrs's own failure: its text is not for the learner
+        raise FitFailed(f"the optimizer stopped ({type(exc).__name__})") from exc
     if fitted is None:
-        raise ValueError("the optimizer found no parameters better than infinite loss")
-    vector = check_parameters([float(w) for w in fitted])
+        raise FitFailed("the optimizer found no parameters better than infinite loss")
+    try:
+        vector = check_parameters([float(w) for w in fitted])
+    except ValueError as exc:  # our own words: which parameter, and what is wrong with it
+        raise FitFailed(str(exc)) from exc
     if vector == tuple(DEFAULT_PARAMETERS):
         return None
     with torch.no_grad():

@@ -54,6 +54,11 @@ class Phase(IntEnum):
     REVIEW = 2
     RELEARNING = 3
 
+    @property
+    def word(self) -> str:
+        """How the learner reads it: new, learning, review, relearning."""
+        return self.name.lower()
+
 
 @dataclass(frozen=True)
 class CardState:

@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
+from pathlib import Path
 
 from engine.bank.model import QuestionSet
 from engine.bank.siblings import bury_siblings
@@ -19,7 +20,7 @@ from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.exercise import ExerciseItem
 from engine.cards.typed import TypedItem
-from engine.checking.worker.bounded import Checker, default_checker
+from engine.checking.worker.bounded import Checker
 from engine.errors import AnswerError
 from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.store import ReviewRecord, Store
@@ -95,12 +96,10 @@ def local_day_start(now: datetime) -> datetime:
     return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
 
 
-def grade_answer(
-    question: Question, text: str, checker: Checker | None = None
-) -> tuple[Grade, Verdict | None]:
+def grade_answer(question: Question, text: str, checker: Checker) -> tuple[Grade, Verdict | None]:
     """Suggested rating and verdict for one typed line. Self-rated cards parse a rating.
 
-    Typed answers are graded by `checker` (the session's; by default the bounded worker)."""
+    Typed answers are graded by `checker` (the session's: the command's bounded worker)."""
     item = question.item
     if item.self_rated:
         grade = Grade.parse(text)
@@ -117,10 +116,7 @@ def grade_answer(
         verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
         try:
-            if isinstance(item, TypedItem):
-                verdict = (checker or default_checker()).grade(item, text)
-            else:
-                verdict = item.grade(text)
+            verdict = checker.grade(item, text) if isinstance(item, TypedItem) else item.grade(text)
         except AnswerError as exc:
             verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     return (Grade.GOOD if verdict.correct else Grade.AGAIN), verdict
@@ -154,12 +150,12 @@ class ReviewSession:
         new_per_day: int = DEFAULT_NEW_PER_DAY,
         cram: bool = False,
         tags: tuple[str, ...] = (),
-        checker: Checker | None = None,
+        checker: Checker,
         leeches: LeechAction = "suspend",
     ) -> None:
         self.store = store
         # Grades typed answers within a time bound, whatever is typed; passed in like the clock.
-        self.checker: Checker = checker or default_checker()
+        self.checker = checker
         self.qset = qset
         self.scheduling = scheduling
         self.clock = clock
@@ -241,6 +237,16 @@ class ReviewSession:
         )
 
     # -- answering ---------------------------------------------------------------------------
+    def grade(self, question: Question, text: str) -> tuple[Grade, Verdict | None]:
+        """The suggested rating and the verdict for one typed line, by this session's checker."""
+        return grade_answer(question, text, self.checker)
+
+    def exercise_file(self, item: ExerciseItem) -> Path:
+        """The learner's own file for a coding exercise, in the store's folder."""
+        from engine.exercise_attempts import attempt_file
+
+        return attempt_file(self.store.path.parent, self.qset.name, item)
+
     def preview(self, question: Question) -> Preview:
         """The card after each of the four ratings, at this moment: what the rating keys show.
 

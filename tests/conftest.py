@@ -8,10 +8,13 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from typer.testing import CliRunner
+
+if TYPE_CHECKING:
+    from engine.checking.worker.bounded import BoundedChecker
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -25,6 +28,48 @@ def store_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("ATTNQUIZ_NOW", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     return home
+
+
+_WARM: list[BoundedChecker] = []
+
+
+def warm_checker() -> BoundedChecker:
+    """One bounded checker for the whole test run, its worker kept warm between the tests that
+    grade (killed at exit, as every checker's worker is)."""
+    if not _WARM:
+        from engine.checking.worker.bounded import BoundedChecker
+
+        _WARM.append(BoundedChecker())
+    return _WARM[0]
+
+
+class LentChecker:
+    """The warm checker lent to one command run: it checks and starts, but closing it is the
+    test run's business, not the command's."""
+
+    def __init__(self, checker: BoundedChecker) -> None:
+        self._checker = checker
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._checker, name)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture(autouse=True)
+def warm_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command run in this process without a checker of its own gets the warm one (a real
+    process starts and stops its own; test_worker_lifecycle.py runs those)."""
+    from engine.commands import frame
+
+    monkeypatch.setattr(frame, "new_checker", lambda: LentChecker(warm_checker()))
+
+
+@pytest.fixture
+def checker() -> BoundedChecker:
+    """The test run's warm bounded checker, as the command line passes one to what grades."""
+    return warm_checker()
 
 
 @dataclass(frozen=True)
@@ -43,18 +88,16 @@ def run_cli(*args: str, input: str = "", env: Mapping[str, str | None] | None = 
     """Run `attnquiz ARGS` in this process, as the console script does (`engine.cli.main`, with
     its error edge and exit codes), with `input` as a non-terminal standard input, stdout and
     stderr captured apart, and `env` set (a None value unsets a variable) for the run only."""
-    from engine.checking.worker import bounded
     from engine.cli import main
 
     runner = CliRunner()
     overrides: dict[str, str | None] = {"COLUMNS": "100", **(env or {})}
-    # The checking worker stays warm from one run to the next (a real process closes it as it
-    # ends; that is tested in real processes in tests/engine/checking/test_worker_lifecycle.py):
-    # its SymPy start-up would otherwise be most of the time of every run that grades.
-    keep_warm = mock.patch.object(bounded, "close_checker", lambda: None)
-    with keep_warm, runner.isolation(input=input, env=overrides) as (out, err, _):
+    # The checker stays warm from one run to the next (a real process starts its own and stops
+    # it as it ends; that is tested in real processes in test_worker_lifecycle.py): its SymPy
+    # start-up would otherwise be most of the time of every run that grades.
+    with runner.isolation(input=input, env=overrides) as (out, err, _):
         try:
-            code = main(list(args))
+            code = main(list(args), checker=warm_checker())
         except SystemExit as exc:  # e.g. --show-completion; the interpreter would exit so
             code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
         finally:

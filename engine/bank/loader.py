@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -19,6 +19,9 @@ from engine.cards import KINDS, Item
 from engine.cards.typed import TypedItem
 from engine.errors import BankError
 
+if TYPE_CHECKING:
+    from engine.checking.worker.bounded import Checker
+
 
 @dataclass
 class LoadedFile:
@@ -31,12 +34,17 @@ class LoadedFile:
 
 
 def load_bank_file(
-    path: Path, shown_as: str | None = None, *, deep: bool = False, set_name: str | None = None
+    path: Path,
+    shown_as: str | None = None,
+    *,
+    checker: Checker | None = None,
+    set_name: str | None = None,
 ) -> LoadedFile:
     """Parse and validate one bank file.
 
-    `deep` also re-checks every stated answer (lint); `set_name` is the name the file's place
-    gives its set (`quizzes/15.yaml` is set 15), which its `set:` field must repeat.
+    With a `checker`, every stated answer is also re-checked by it (lint); `set_name` is the
+    name the file's place gives its set (`quizzes/15.yaml` is set 15), which its `set:` field
+    must repeat.
     """
     doc, value = read_versioned(
         path,
@@ -66,15 +74,15 @@ def load_bank_file(
         item = _load_item(doc, raw, index, shared_symbols)
         if item is None:
             continue
-        if deep:
-            for problem in _deep_check(item):
+        if checker is not None:
+            for problem in _deep_check(item, checker):
                 doc.problem(item.line, f"item {item.id!r}: {problem}")
         result.items.append(item)
     if result.header and not raw_items:
         doc.problem(doc.line_of(("items",)), "the bank has no items")
     for line, problem in lineage_problems(result.items):
         doc.problem(line, problem)
-    if deep:
+    if checker is not None:
         result.warnings = _warnings(doc.path, result.items)
     return result
 
@@ -128,12 +136,10 @@ def _load_item(
         return None
 
 
-def _deep_check(item: Item) -> list[str]:
+def _deep_check(item: Item, checker: Checker) -> list[str]:
     try:
-        if isinstance(item, TypedItem):  # re-checked in the bounded worker: a time limit
-            from engine.checking.worker.bounded import default_checker
-
-            return default_checker().check_bank(item) + item.check_stated()
+        if isinstance(item, TypedItem):  # re-checked by the checker (in its worker: a time limit)
+            return checker.check_bank(item) + item.check_stated()
         return item.check_bank() + item.check_stated()
     except Exception as exc:  # an author's answer must never crash lint
         return [f"cannot check the stated answer: {exc}"]

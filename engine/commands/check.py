@@ -6,9 +6,10 @@ import json
 import sys
 from pathlib import Path
 
-from engine.commands.context import load
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
+from engine.checking.worker.bounded import Checker
+from engine.commands.frame import checker_for
 from engine.errors import AnswerError, UsageError
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from engine.verdict import Verdict
 
 
@@ -19,18 +20,31 @@ def run_check(
     as_json: bool,
     data_dir: Path | None,
     step: int | None = None,
+    *,
+    checker: Checker | None = None,
 ) -> int:
-    from engine.cards.typed import TypedItem
-    from engine.checking.worker.bounded import BoundedChecker
-
-    checker = BoundedChecker()
     # The checker imports SymPy in its own process while this one loads the bank.
-    checker.start()
-    if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
-        from engine.commands.check_step import run_check_step
+    with checker_for(checker) as running:
+        if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
+            from engine.commands.check_step import run_check_step
 
-        return run_check_step(set_name, item_id, step, answer, as_json, data_dir)
-    _, qset = load(set_name, data_dir)
+            return run_check_step(running, set_name, item_id, step, answer, as_json, data_dir)
+        return _check(running, set_name, item_id, answer, as_json, data_dir)
+
+
+def _check(
+    checker: Checker,
+    set_name: str,
+    item_id: str,
+    answer: str,
+    as_json: bool,
+    data_dir: Path | None,
+) -> int:
+    from engine.bank.catalog import open_set
+    from engine.cards.typed import TypedItem
+    from engine.paths import store_dir
+
+    qset = open_set(set_name, store_dir(data_dir))
     item = qset.item(item_id)
     if item is None and item_id in qset.successors:
         now = ", ".join(qset.successors[item_id])

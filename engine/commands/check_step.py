@@ -11,12 +11,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
+from engine.checking.worker.bounded import Checker
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 
 
 def run_check_step(
-    set_name: str, drill_id: str, number: int, answer: str, as_json: bool, data_dir: Path | None
+    checker: Checker,
+    set_name: str,
+    drill_id: str,
+    number: int,
+    answer: str,
+    as_json: bool,
+    data_dir: Path | None,
 ) -> int:
     from engine.drills.chain import judge_at
     from engine.drills.loader import open_drill_set
@@ -35,7 +42,7 @@ def run_check_step(
     step = drill.steps[number - 1]
     if not step.checked:
         raise UsageError(f"step {number} of {drill_id!r} is self-rated: there is no line to check")
-    verdict = judge_at(drill, number - 1, answer, skip_ahead=False).verdict.to_verdict()
+    verdict = judge_at(checker, drill, number - 1, answer, skip_ahead=False).verdict.to_verdict()
     if as_json:
         print(json.dumps({**verdict.to_json(drill_id), "step": number}, ensure_ascii=False))
     else:

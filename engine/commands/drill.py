@@ -7,7 +7,6 @@ comes from how the steps went (see `engine.drills.runner`).
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
@@ -15,14 +14,14 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.clock import make_clock
-from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
+from engine.commands.frame import Frame, interrupted, learning
 from engine.drills.loader import DrillSet, open_drill_set
 from engine.drills.model import CARD_PREFIX, Drill
 from engine.errors import UsageError
-from engine.paths import store_dir
+from engine.exit_codes import EXIT_OK
 
 if TYPE_CHECKING:
+    from engine.checking.worker.bounded import Checker
     from engine.drills.runner import StepResult
     from engine.drills.terminal import DrillTerminal
     from engine.schedule import CardState, Grade, Scheduling
@@ -36,30 +35,33 @@ def run_drill(
     *,
     rapid: bool = False,
     seed: int | None = None,
+    checker: Checker | None = None,
 ) -> int:
     if timed and rapid:
         raise UsageError("choose one of --timed and --rapid")
     if seed is not None and not rapid:
         raise UsageError("--seed goes with --rapid: it replays a round of rapid-fire shapes")
     if timed:
-        return _run_timed(set_name, name, data_dir)
+        return _run_timed(set_name, name, data_dir, checker)
     if rapid:
-        return _run_rapid(set_name, name, data_dir, seed)
-    folder = store_dir(data_dir)
-    drills = open_drill_set(set_name, folder)
-    chosen = [_named(drills, name)] if name is not None else None
+        return _run_rapid(set_name, name, data_dir, seed, checker)
+    with learning(data_dir, checker) as frame:
+        return _run_due_or_named(frame, set_name, name)
 
+
+def _run_due_or_named(frame: Frame, set_name: str, name: str | None) -> int:
     from engine.drills.due import due_drills
     from engine.drills.runner import DrillRun
     from engine.drills.terminal import EndOfSession
-    from engine.store import ReviewRecord, open_store
+    from engine.store import ReviewRecord
     from engine.store.parameters import scheduling_for
     from engine.ui.describe import interval
 
-    clock = make_clock()
-    store = open_store(folder)
-    terminal = _terminal()
-    code = EXIT_OK
+    drills = open_drill_set(set_name, frame.folder)
+    chosen = [_named(drills, name)] if name is not None else None
+    clock = frame.clock
+    store = frame.store()
+    terminal = _terminal(frame.interactive)
     session_id = None
     try:
         now = clock()
@@ -73,7 +75,7 @@ def run_drill(
         scheduling = scheduling_for(store)
         session_id = store.start_session(drills.name, "drill", now)
         for number, drill in enumerate(chosen, start=1):
-            run = DrillRun(drill)
+            run = DrillRun(drill, frame.checker)
             started = clock()
             try:
                 terminal.run(run, number, len(chosen))
@@ -99,14 +101,11 @@ def run_drill(
                 f"next review in {interval(recorded.after.due - finished)}"
             )
     except KeyboardInterrupt:
-        code = EXIT_INTERRUPTED
+        return interrupted("every finished drill is saved")
     finally:
         if session_id is not None:
             store.end_session(session_id, clock())
-        store.close()
-    if code == EXIT_INTERRUPTED:
-        print("interrupted: every finished drill is saved", file=sys.stderr)
-    return code
+    return EXIT_OK
 
 
 def _reschedule(scheduling: Scheduling, grade: Grade, now: datetime, card: CardState) -> CardState:
@@ -121,10 +120,10 @@ def _named(drills: DrillSet, name: str) -> Drill:
     return drill
 
 
-def _terminal() -> DrillTerminal:
+def _terminal(interactive: bool) -> DrillTerminal:
     from engine.drills.terminal import DrillTerminal
 
-    if not sys.stdin.isatty():
+    if not interactive:
         return DrillTerminal()
     from engine.ui.console import make_console
 
@@ -136,21 +135,25 @@ def _steps_summary(results: Iterable[StepResult]) -> str:
     return ", ".join(f"{n} {what}" for what, n in counts.items())
 
 
-def _run_timed(set_name: str, name: str | None, data_dir: Path | None) -> int:
+def _run_timed(
+    set_name: str, name: str | None, data_dir: Path | None, checker: Checker | None
+) -> int:
     if name is not None:
         raise UsageError("--timed runs the set's timed drills; leave out the drill name")
-    try:
-        from engine.drills.timed import run_timed
-    except ModuleNotFoundError as exc:
-        if exc.name != "engine.drills.timed":
-            raise
-        raise UsageError("timed drills are not available in this installation") from None
-    return run_timed(set_name, data_dir)
+    from engine.commands.clocked import run_timed
+
+    return run_timed(set_name, data_dir, checker=checker)
 
 
-def _run_rapid(set_name: str, name: str | None, data_dir: Path | None, seed: int | None) -> int:
+def _run_rapid(
+    set_name: str,
+    name: str | None,
+    data_dir: Path | None,
+    seed: int | None,
+    checker: Checker | None,
+) -> int:
     if name is not None:
         raise UsageError("--rapid runs the set's rapid-fire shapes; leave out the drill name")
-    from engine.drills.rapid import run_rapid
+    from engine.commands.clocked import run_rapid
 
-    return run_rapid(set_name, data_dir, seed=seed)
+    return run_rapid(set_name, data_dir, seed=seed, checker=checker)

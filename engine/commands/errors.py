@@ -17,24 +17,9 @@ from typing import Any
 
 import typer
 
-from engine.exit_codes import (
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_USAGE,
-)
+from engine.exit_codes import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
-__all__ = [
-    "DEBUG_ENV",
-    "EXIT_INTERNAL",
-    "EXIT_INTERRUPTED",
-    "EXIT_NEGATIVE",
-    "EXIT_OK",
-    "EXIT_USAGE",
-    "error_line",
-    "run_guarded",
-]
+__all__ = ["DEBUG_ENV", "error_line", "run_guarded"]
 
 DEBUG_ENV = "ATTNQUIZ_DEBUG"
 """Set to 1 to see the traceback of an internal error."""
@@ -62,7 +47,9 @@ def _command_line_error(exc: typer.TyperException) -> int:
     message = exc.format_message()
     if not message:  # `attnquiz` or `attnquiz lab` alone: Typer has already printed the help
         return EXIT_OK
-    ctx = getattr(exc, "ctx", None)  # a usage error knows the command it came from
+    # A usage error knows the command it came from (Typer vendors Click and exports no
+    # UsageError to test for: its errors are caught by type above, the context read here).
+    ctx = getattr(exc, "ctx", None)
     hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
     error_line(f"{message}{hint}")
     return EXIT_USAGE

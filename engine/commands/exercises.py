@@ -17,8 +17,8 @@ from engine.bank.catalog import available_sets, bank_roots, open_set
 from engine.cards.exercise import ExerciseItem
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
-from engine.commands.errors import EXIT_OK
 from engine.errors import BankError, UsageError
+from engine.exit_codes import EXIT_OK
 from engine.paths import store_dir
 from engine.schedule import CardState, Phase
 

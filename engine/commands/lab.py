@@ -11,8 +11,8 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from engine.commands.errors import EXIT_OK
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_OK
 
 if TYPE_CHECKING:
     from rich.console import Console

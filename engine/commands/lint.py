@@ -9,7 +9,9 @@ from pathlib import Path
 from engine.bank.catalog import SUFFIXES
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
-from engine.commands.errors import EXIT_OK, EXIT_USAGE
+from engine.checking.worker.bounded import Checker
+from engine.commands.frame import checker_for
+from engine.exit_codes import EXIT_OK, EXIT_USAGE
 from engine.ui.literal import plain
 
 
@@ -47,28 +49,30 @@ def drill_set_of(path: Path) -> tuple[bool, str | None]:
     return False, None
 
 
-def lint_timed(path: Path, set_name: str | None) -> tuple[list[str], int]:
+def lint_timed(path: Path, set_name: str | None, checker: Checker) -> tuple[list[str], int]:
     """Problems of a timed drill: its schema, the items it names, and every model answer
     re-checked as the drill checks it. The items come from the set's bank next to the drills
     (`../quizzes`), else from the built-in one."""
-    from engine.drills.timed import read_timed_drill, timed_drill_problems
+    from engine.drills.timed.file import read_timed_drill
+    from engine.drills.timed.grading import timed_drill_problems
 
     qset, problems = _set_of_drill(path, set_name)
     drill, found = read_timed_drill(path, str(path), qset, set_name)
     problems += found
     if drill is not None and qset is not None and not found:
-        problems += timed_drill_problems(drill, qset, str(path))
+        problems += timed_drill_problems(drill, qset, str(path), checker)
     return problems, 0 if drill is None else sum(len(p.questions) for p in drill.parts)
 
 
-def lint_rapid(path: Path, set_name: str | None) -> tuple[list[str], int]:
+def lint_rapid(path: Path, set_name: str | None, checker: Checker) -> tuple[list[str], int]:
     """Problems of a rapid-fire drill: its schema, each template's derived answer, and seeded
     draws of every template graded by the shape checker."""
-    from engine.drills.rapid import rapid_drill_problems, read_rapid_drill
+    from engine.drills.rapid.file import read_rapid_drill
+    from engine.drills.rapid.rounds import rapid_drill_problems
 
     drill, problems = read_rapid_drill(path, str(path), set_name)
     if drill is not None and not problems:
-        problems += rapid_drill_problems(drill, str(path))
+        problems += rapid_drill_problems(drill, str(path), checker)
     return problems, 0 if drill is None else len(drill.section.templates)
 
 
@@ -91,11 +95,13 @@ def _set_of_drill(path: Path, set_name: str | None) -> tuple[QuestionSet | None,
         return None, [f"{path}:1: the bank of set {set_name} has problems; lint it first"]
 
 
-def lint_drills(path: Path, set_name: str | None, seen: dict[str, str]) -> tuple[list[str], int]:
+def lint_drills(
+    path: Path, set_name: str | None, seen: dict[str, str], checker: Checker
+) -> tuple[list[str], int]:
     """Problems of one derivation drill file (ids unique across the set's files), drill count."""
     from engine.drills.loader import load_drill_file
 
-    loaded = load_drill_file(path, str(path), deep=True, set_name=set_name)
+    loaded = load_drill_file(path, str(path), checker=checker, set_name=set_name)
     problems = list(loaded.problems)
     for drill in loaded.drills:
         if drill.id in seen:
@@ -106,7 +112,14 @@ def lint_drills(path: Path, set_name: str | None, seen: dict[str, str]) -> tuple
     return problems, len(loaded.drills)
 
 
-def run_lint(paths: list[Path]) -> int:
+def run_lint(paths: list[Path], *, checker: Checker | None = None) -> int:
+    """Every answer, drill line and model answer is re-checked by `checker` (the command
+    line's, else one of its own)."""
+    with checker_for(checker) as running:
+        return _lint(paths, running)
+
+
+def _lint(paths: list[Path], checker: Checker) -> int:
     files, problems = bank_files(paths)
     warnings: list[str] = []
     ids_by_set: dict[str, dict[str, str]] = {}
@@ -116,16 +129,17 @@ def run_lint(paths: list[Path]) -> int:
         is_drill, drill_set = drill_set_of(path.resolve())
         if is_drill:
             if path.stem.endswith("-timed"):
-                found, count = lint_timed(path, drill_set)
+                found, count = lint_timed(path, drill_set, checker)
             elif path.stem.endswith("-rapid"):
-                found, count = lint_rapid(path, drill_set)
+                found, count = lint_rapid(path, drill_set, checker)
             else:
-                found, count = lint_drills(path, drill_set, drill_ids.setdefault(drill_set, {}))
+                seen_ids = drill_ids.setdefault(drill_set, {})
+                found, count = lint_drills(path, drill_set, seen_ids, checker)
             problems.extend(found)
             total_items += count
             continue
         name = set_name_of(path)
-        loaded = load_bank_file(path, str(path), deep=True, set_name=name)
+        loaded = load_bank_file(path, str(path), checker=checker, set_name=name)
         problems.extend(loaded.problems)
         warnings.extend(loaded.warnings)
         total_items += len(loaded.items)

@@ -15,7 +15,7 @@ from engine.exit_codes import EXIT_OK
 from engine.schedule import CardState
 from engine.stats import drill_cards
 from engine.ui.console import make_console
-from engine.ui.describe import phase_name, when
+from engine.ui.describe import when
 from engine.ui.literal import literal
 
 
@@ -23,8 +23,8 @@ def state(card: CardState | None) -> str:
     if card is None:
         return "new"
     if card.suspended:
-        return phase_name(card.phase) + " (suspended leech)"
-    return phase_name(card.phase) + (" (leech)" if card.is_leech else "")
+        return card.phase.word + " (suspended leech)"
+    return card.phase.word + (" (leech)" if card.is_leech else "")
 
 
 def run_list(set_name: str, data_dir: Path | None) -> int:

@@ -17,10 +17,11 @@ from pathlib import Path
 from rich.markup import escape
 
 from engine.clock import make_clock
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
 from engine.errors import StoreError
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from engine.parameter_fit import (
     MIN_SPACED_REVIEWS,
+    FitFailed,
     HistorySize,
     fit_parameters,
     history_size,
@@ -119,7 +120,7 @@ def _fit(store: Store, now: datetime, *, show_progress: bool) -> Outcome:
                 fit = fit_parameters(history, current.parameters)
         else:
             fit = fit_parameters(history, current.parameters)
-    except ValueError as exc:
+    except FitFailed as exc:
         return Outcome(
             "fit_failed",
             current,

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.clock import make_clock
-from engine.commands.context import load_with_store
-from engine.commands.errors import EXIT_INTERRUPTED, EXIT_OK
+from engine.bank.catalog import open_set
+from engine.commands.frame import interrupted, learning
+from engine.errors import UsageError
+from engine.exit_codes import EXIT_INTERRUPTED, EXIT_OK
 from engine.session import ReviewSession
 from engine.store.parameters import scheduling_for
 from engine.store.settings import save_settings
 from engine.ui.loop import AnswerMark, Frontend, run_review
 from engine.ui.summary import print_summary
+
+if TYPE_CHECKING:
+    from engine.checking.worker.bounded import Checker
 
 
 def run_quiz(
@@ -23,71 +27,63 @@ def run_quiz(
     tags: tuple[str, ...],
     data_dir: Path | None,
     confidence: bool | None = None,
+    *,
+    checker: Checker | None = None,
 ) -> int:
     """`new_per_day`, `retention` and `confidence`, when given, are stored as the learner's
     settings (and hold for every later command); None uses the stored ones."""
-    from engine.checking.worker.bounded import close_checker, start_checker
+    with learning(data_dir, checker) as frame:
+        clock = frame.clock
+        qset = open_set(set_name, frame.folder)
+        unknown = sorted(set(tags) - {t for item in qset.items for t in item.tags})
+        if unknown:
+            raise UsageError(f"no item of set {set_name} has the tag {unknown[0]!r}")
+        store = frame.store()
+        settings = save_settings(
+            store, clock(), retention=retention, new_per_day=new_per_day, confidence=confidence
+        )
+        # The learner's fitted FSRS parameters, if `attnquiz optimize` stored some.
+        scheduling = scheduling_for(store, settings.retention)
+        frontend: Frontend
+        console = None
+        if not frame.interactive:
+            from engine.ui.scripted import ScriptedFrontend
 
-    # The checker imports SymPy in its own process while this one loads the bank and the store,
-    # and the learner reads the first question.
-    start_checker()
-    clock = make_clock()
-    qset, store = load_with_store(set_name, data_dir)
-    unknown = sorted(set(tags) - {t for item in qset.items for t in item.tags})
-    if unknown:
-        from engine.errors import UsageError
+            frontend = ScriptedFrontend(confidence=settings.confidence)
+        else:
+            from engine.ui.console import make_console
+            from engine.ui.interactive import InteractiveFrontend
 
-        raise UsageError(f"no item of set {set_name} has the tag {unknown[0]!r}")
-    settings = save_settings(
-        store, clock(), retention=retention, new_per_day=new_per_day, confidence=confidence
-    )
-    # The learner's fitted FSRS parameters, if `attnquiz optimize` stored some.
-    scheduling = scheduling_for(store, settings.retention)
-    scripted = not sys.stdin.isatty()
-    frontend: Frontend
-    console = None
-    if scripted:
-        from engine.ui.scripted import ScriptedFrontend
+            console = make_console()
+            frontend = InteractiveFrontend(console, confidence=settings.confidence)
+        session = ReviewSession(
+            store,
+            qset,
+            scheduling,
+            clock,
+            new_per_day=settings.new_per_day,
+            cram=cram,
+            tags=tags,
+            leeches=settings.leeches,
+            checker=frame.checker,
+        )
+        code = EXIT_OK
+        # Filled as the learner answers, so the chart of the session also shows after Ctrl-C.
+        answers: list[AnswerMark] = []
+        try:
+            if console is not None:
+                from rich.text import Text
 
-        frontend = ScriptedFrontend(confidence=settings.confidence)
-    else:
-        from engine.ui.console import make_console
-        from engine.ui.interactive import InteractiveFrontend
+                from engine.ui.literal import literal
 
-        console = make_console()
-        frontend = InteractiveFrontend(console, confidence=settings.confidence)
-    session = ReviewSession(
-        store,
-        qset,
-        scheduling,
-        clock,
-        new_per_day=settings.new_per_day,
-        cram=cram,
-        tags=tags,
-        leeches=settings.leeches,
-    )
-    code = EXIT_OK
-    # Filled as the learner answers, so the chart of the session also shows after Ctrl-C.
-    answers: list[AnswerMark] = []
-    try:
-        if console is not None:
-            from rich.text import Text
-
-            from engine.ui.literal import literal
-
-            heading = f" · set {qset.name}" + (" · cram" if cram else "")
-            console.print(Text.assemble(literal(qset.title, "bold"), heading))
-        run_review(session, frontend, answers)
-    except (KeyboardInterrupt, EOFError) as exc:
-        code = EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_OK
-    finally:
-        summary = session.finish()
-        store.close()
-        close_checker()  # also after Ctrl-C; atexit would too, this is just sooner
+                heading = f" · set {qset.name}" + (" · cram" if cram else "")
+                console.print(Text.assemble(literal(qset.title, "bold"), heading))
+            run_review(session, frontend, answers)
+        except (KeyboardInterrupt, EOFError) as exc:
+            code = EXIT_INTERRUPTED if isinstance(exc, KeyboardInterrupt) else EXIT_OK
+        finally:
+            summary = session.finish()
     print_summary(console, summary, clock(), answers, set_name=qset.name)
     if code == EXIT_INTERRUPTED:
-        print(
-            f"interrupted: every answer so far is saved ({summary.reviewed} this session)",
-            file=sys.stderr,
-        )
+        return interrupted(f"every answer so far is saved ({summary.reviewed} this session)")
     return code

@@ -8,6 +8,7 @@ from pathlib import Path
 from engine.clock import make_clock
 from engine.commands.context import load_with_store
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_OK
 from engine.paths import store_dir
 from engine.store import open_store
 from engine.store.settings import Settings, load_settings, save_settings
@@ -46,7 +47,7 @@ def run_settings(
         print(json.dumps(settings.to_json()))
     else:
         show(settings)
-    return 0
+    return EXIT_OK
 
 
 def show(settings: Settings) -> None:
@@ -83,4 +84,4 @@ def run_unsuspend(set_name: str, items: list[str] | None, data_dir: Path | None)
         print(f"back in the reviews: {', '.join(back)}")
         if settings.leeches == "suspend":
             print("a card is suspended again after 4 more misses")
-    return 0
+    return EXIT_OK

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
 from engine.errors import UsageError
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 
 if TYPE_CHECKING:
     from attention_ref.grading import Grade

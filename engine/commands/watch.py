@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-from engine.commands.errors import EXIT_NEGATIVE, EXIT_OK
+from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
 
 if TYPE_CHECKING:
     from attention_ref.grading import Grade

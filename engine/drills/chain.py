@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.checking.derivation.bounded import check_step
 from engine.checking.derivation.step import StepVerdict, split_sides
+from engine.checking.worker.bounded import Checker
 from engine.drills.model import Drill, DrillStep
 from engine.errors import AnswerError, BankError
 
@@ -48,7 +49,13 @@ class Judgement:
 
 
 def judge_line(
-    drill: Drill, index: int, previous: str | None, line: str, *, skip_ahead: bool = True
+    checker: Checker,
+    drill: Drill,
+    index: int,
+    previous: str | None,
+    line: str,
+    *,
+    skip_ahead: bool = True,
 ) -> Judgement:
     """Judge `line` as step `index`; a line that reaches a later step skips the ones between
     (unless `skip_ahead` is False: then only step `index` is asked about).
@@ -64,7 +71,7 @@ def judge_line(
     text = without_unknown(drill, step, line)
     mistakes = [(m.value, m.message) for m in step.mistakes]
     verdict = check_step(
-        before, text, expected=step.expect, assumptions=assumptions, mistakes=mistakes
+        checker, before, text, expected=step.expect, assumptions=assumptions, mistakes=mistakes
     )
     if not verdict.correct:
         return Judgement(verdict, None)
@@ -75,9 +82,9 @@ def judge_line(
         end += 1
     for later in range(end, index, -1):
         expected = drill.steps[later].expect
-        ahead = check_step(before, text, expected=expected, assumptions=assumptions)
+        ahead = check_step(checker, before, text, expected=expected, assumptions=assumptions)
         if ahead.correct and _shown_last(ahead.interpreted_as) == _shown_last(
-            check_step(None, last_side(expected), assumptions=assumptions).interpreted_as
+            check_step(checker, None, last_side(expected), assumptions=assumptions).interpreted_as
         ):
             return Judgement(ahead, later)
     return Judgement(verdict, index)
@@ -99,21 +106,24 @@ def state_before(drill: Drill, index: int) -> str | None:
     return last_side(before.expect) if before.checked else None
 
 
-def judge_at(drill: Drill, index: int, line: str, *, skip_ahead: bool = True) -> Judgement:
+def judge_at(
+    checker: Checker, drill: Drill, index: int, line: str, *, skip_ahead: bool = True
+) -> Judgement:
     """Judge `line` as step `index` (0-based) as if the steps before it were done as expected."""
-    return judge_line(drill, index, state_before(drill, index), line, skip_ahead=skip_ahead)
+    before = state_before(drill, index)
+    return judge_line(checker, drill, index, before, line, skip_ahead=skip_ahead)
 
 
 Where = tuple[str | int, ...]
 
 
-def chain_problems(drill: Drill) -> list[tuple[Where, str]]:
+def chain_problems(drill: Drill, checker: Checker) -> list[tuple[Where, str]]:
     """Re-check the drill's own expected lines, each from the one before (for lint)."""
     problems: list[tuple[Where, str]] = []
     try:
         assumptions = drill.assumptions.for_checker()
         if drill.start is not None:
-            opening = check_step(None, drill.start, assumptions=assumptions)
+            opening = check_step(checker, None, drill.start, assumptions=assumptions)
             if not opening.readable:
                 problems.append((("start",), f"the start cannot be read: {opening.message}"))
                 return problems
@@ -128,9 +138,11 @@ def chain_problems(drill: Drill) -> list[tuple[Where, str]]:
         before = previous_for(step, previous)
         line = f"= {step.expect}" if before is not None else step.expect
         try:
-            verdict = check_step(before, line, expected=step.expect, assumptions=assumptions)
+            verdict = check_step(
+                checker, before, line, expected=step.expect, assumptions=assumptions
+            )
             mistakes = [
-                (index, check_step(before, ("= " if before else "") + m.value,
+                (index, check_step(checker, before, ("= " if before else "") + m.value,
                                    expected=step.expect, assumptions=assumptions))
                 for index, m in enumerate(step.mistakes)
             ]  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -19,6 +19,9 @@ from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
 from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
+
+if TYPE_CHECKING:
+    from engine.checking.worker.bounded import Checker
 
 # Files `<set>-timed.yaml` and `<set>-rapid.yaml` hold other kinds of drills, not derivations.
 SPECIAL_SUFFIXES = ("-timed", "-rapid")
@@ -45,9 +48,14 @@ class DrillSet:
 
 
 def load_drill_file(
-    path: Path, shown_as: str | None = None, *, deep: bool = False, set_name: str | None = None
+    path: Path,
+    shown_as: str | None = None,
+    *,
+    checker: Checker | None = None,
+    set_name: str | None = None,
 ) -> LoadedDrills:
-    """Parse and validate one drill file; `deep` also re-checks every drill's expected chain."""
+    """Parse and validate one drill file; with a `checker`, also re-check every drill's
+    expected chain by it (lint)."""
     doc, value = read_versioned(
         path,
         shown_as,
@@ -76,10 +84,10 @@ def load_drill_file(
             continue
         for where, problem in shape_problems(drill):
             doc.problem(doc.line_of(("drills", index, *where)), f"drill {drill.id!r}: {problem}")
-        if deep:
+        if checker is not None:
             from engine.drills.chain import chain_problems
 
-            for where, problem in chain_problems(drill):
+            for where, problem in chain_problems(drill, checker):
                 doc.problem(
                     doc.line_of(("drills", index, *where)), f"drill {drill.id!r}: {problem}"
                 )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.checking.derivation.step import StepVerdict
+from engine.checking.worker.bounded import Checker
 from engine.drills.chain import judge_line, last_side
 from engine.drills.model import Drill, DrillStep
 from engine.schedule import Grade
@@ -48,6 +49,7 @@ def grade_of(results: list[StepResult]) -> Grade:
 @dataclass
 class DrillRun:
     drill: Drill
+    checker: Checker  # judges each line (in its worker, within the time bound)
     index: int = 0
     previous: str | None = None
     misses: int = 0
@@ -70,7 +72,7 @@ class DrillRun:
 
     def answer(self, line: str) -> Reply:
         """Judge a typed line for the current (checked) step."""
-        judgement = judge_line(self.drill, self.index, self.previous, line)
+        judgement = judge_line(self.checker, self.drill, self.index, self.previous, line)
         if judgement.reached is not None:
             done = tuple(range(self.index, judgement.reached + 1))
             for number in done[:-1]:

@@ -15,9 +15,9 @@ from rich.markup import escape
 
 from engine.drills.model import Drill, DrillStep
 from engine.drills.runner import DrillRun, Reply
+from engine.mathtext import pretty_math
 from engine.schedule import Grade
 from engine.ui.literal import literal, plain
-from engine.ui.mathtext import pretty_math
 from engine.ui.script_line import read_script_line
 
 COMMANDS = ":hint shows a hint, :skip shows the expected step, :quit ends the session"

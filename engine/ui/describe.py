@@ -7,8 +7,7 @@ import re
 from datetime import datetime, timedelta
 
 from engine.cards import Item
-from engine.schedule import Phase
-from engine.ui.mathtext import pretty_math
+from engine.mathtext import pretty_math
 from engine.verdict import Verdict
 
 COMMANDS_HELP = ":hint shows a hint, :undo takes back the last answer, :quit ends the session"
@@ -53,15 +52,6 @@ def when(due: datetime | None, now: datetime) -> str:
     if due <= now:
         return "due now"
     return f"in {interval(due - now)}"
-
-
-def phase_name(phase: Phase) -> str:
-    return {
-        Phase.NEW: "new",
-        Phase.LEARNING: "learning",
-        Phase.REVIEW: "review",
-        Phase.RELEARNING: "relearning",
-    }[phase]
 
 
 def shown_answer(item: Item) -> str:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from engine.cards import Item
 from engine.cards.exercise import ExerciseItem
-from engine.exercise_attempts import attempt_file, edit
+from engine.exercise_attempts import edit
 from engine.schedule import Grade
 from engine.session import (
     Outcome,
@@ -25,10 +25,9 @@ from engine.session import (
     Question,
     ReviewSession,
     asks_again,
-    grade_answer,
     suggested_grade,
 )
-from engine.ui.describe import COMMANDS_HELP, interval, phase_name, shown_answer, verdict_line
+from engine.ui.describe import COMMANDS_HELP, interval, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Retry, Undo
 from engine.ui.prompt_text import reflow, render_prompt
 from engine.verdict import Verdict
@@ -41,7 +40,6 @@ class InteractiveFrontend:
     def __init__(self, console: Console, *, confidence: bool = False) -> None:
         self.console = console
         self.confidence = confidence
-        self._checker_started = False
         self._shown = 0
         self._last_shown: str | None = None
 
@@ -49,7 +47,7 @@ class InteractiveFrontend:
     def ask(self, question: Question, session: ReviewSession) -> Action:
         item = question.item
         queued, learning = session.remaining()
-        title = f"[bold]{item.id}[/] · {item.kind} · {phase_name(question.phase)}"
+        title = f"[bold]{item.id}[/] · {item.kind} · {question.phase.word}"
         counts = f"{queued} left" + (f" · {learning} learning" if learning else "")
         body: list[RenderableType] = [render_prompt(item.prompt)]
         for letter, option in zip("ABCDEFGH", question.choices or [], strict=False):
@@ -72,18 +70,13 @@ class InteractiveFrontend:
                 border_style="blue",
             )
         )
-        if not self._checker_started:
-            # The checking worker imports SymPy while the learner reads the first question, so
-            # grading is instant. `attnquiz quiz` has started it already; this is a no-op then.
-            session.checker.start()
-            self._checker_started = True
         started = time.monotonic()
         reading: tuple[Grade, Verdict | None] = (Grade.AGAIN, None)
         hint = "Enter to reveal" if item.self_rated else "your answer"
         hinted = False
         attempt = None
         if isinstance(item, ExerciseItem):
-            attempt = attempt_file(session.store.path.parent, session.qset.name, item)
+            attempt = session.exercise_file(item)
             self.console.print(Text(f"your file: {attempt}", style="dim"))
             hint = "Enter to write it in your editor, or a file's path"
         hints_given = 0
@@ -108,7 +101,7 @@ class InteractiveFrontend:
                 self.console.print(f"[dim]{COMMANDS_HELP}[/]")
                 continue
             if text and not item.self_rated and attempt is None:
-                reading = grade_answer(question, text, session.checker)
+                reading = session.grade(question, text)
                 if asks_again(item, reading[1]):
                     # Not graded and not logged: say what could not be read and ask again.
                     assert reading[1] is not None
@@ -120,7 +113,7 @@ class InteractiveFrontend:
             edit(attempt)  # grades what the learner saved once the editor closes
             text = str(attempt)
         if attempt is not None:  # an exercise is graded from its file, as its card says
-            reading = grade_answer(question, text, session.checker)
+            reading = session.grade(question, text)
         duration = int((time.monotonic() - started) * 1000)
         if item.self_rated:
             self._reveal(item, full=False)

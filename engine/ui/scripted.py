@@ -21,10 +21,9 @@ from engine.session import (
     Question,
     ReviewSession,
     asks_again,
-    grade_answer,
     suggested_grade,
 )
-from engine.ui.describe import interval, phase_name, shown_answer, verdict_line
+from engine.ui.describe import interval, shown_answer, verdict_line
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Undo
 from engine.ui.prompt_text import plain_text
 from engine.ui.script_line import read_script_line
@@ -72,7 +71,7 @@ class ScriptedFrontend:
 
     def ask(self, question: Question, session: ReviewSession) -> Action:
         item = question.item
-        self._print(f"[{question.number}] {item.id} ({item.kind}, {phase_name(question.phase)})")
+        self._print(f"[{question.number}] {item.id} ({item.kind}, {question.phase.word})")
         self._print(self._plain(item.prompt))
         for n, option in enumerate(question.choices or [], start=1):
             self._print(textwrap.fill(f"  {n}. {option}", self.width, subsequent_indent="     "))
@@ -101,7 +100,7 @@ class ScriptedFrontend:
                 self._print(self._plain(f"hint: {shown or 'no hint for this one'}"))
                 hinted = hinted or bool(shown)
                 continue
-            graded, verdict = grade_answer(question, text, session.checker)
+            graded, verdict = session.grade(question, text)
             if asks_again(item, verdict) and unreadable < UNREADABLE_TRIES - 1:
                 # Not graded, not logged: the next line answers the same question again.
                 unreadable += 1

@@ -12,6 +12,7 @@ from engine.bank.model import QuestionSet
 from engine.schedule import Grade, Phase, Scheduling
 from engine.session import Question, ReviewSession, grade_answer, suggested_grade
 from engine.store import Store, open_store
+from tests.conftest import warm_checker
 
 
 class FakeClock:
@@ -36,7 +37,14 @@ def store(store_home: Path) -> Store:
 
 
 def session(store: Store, qset: QuestionSet, clock: FakeClock, **kw: object) -> ReviewSession:
-    return ReviewSession(store, qset, Scheduling(fuzz=False), clock, **kw)  # type: ignore[arg-type]
+    return ReviewSession(
+        store,
+        qset,
+        Scheduling(fuzz=False),
+        clock,
+        checker=warm_checker(),
+        **kw,  # type: ignore[arg-type]
+    )
 
 
 def answer_all(s: ReviewSession, grade: Grade = Grade.GOOD) -> list[str]:
@@ -136,11 +144,11 @@ def test_choice_answers_follow_the_shown_order(qset) -> None:
     item = qset.item("choice-axis")
     assert item is not None
     q = Question(item=item, number=1, phase=Phase.NEW, seed=0)
-    grade, verdict = grade_answer(q, "a")
+    grade, verdict = grade_answer(q, "a", warm_checker())
     assert grade == Grade.GOOD and verdict and verdict.correct
-    grade, verdict = grade_answer(q, "2")
+    grade, verdict = grade_answer(q, "2", warm_checker())
     assert grade == Grade.AGAIN and verdict and not verdict.correct
-    grade, verdict = grade_answer(q, "banana")
+    grade, verdict = grade_answer(q, "banana", warm_checker())
     assert grade == Grade.AGAIN and verdict and not verdict.valid
 
 
@@ -148,8 +156,8 @@ def test_a_self_rated_card_takes_the_learners_rating(qset) -> None:
     item = qset.item("recall-one")
     assert item is not None
     q = Question(item=item, number=1, phase=Phase.NEW, seed=0)
-    assert grade_answer(q, "hard")[0] == Grade.HARD
-    assert grade_answer(q, "dunno")[0] == Grade.AGAIN
+    assert grade_answer(q, "hard", warm_checker())[0] == Grade.HARD
+    assert grade_answer(q, "dunno", warm_checker())[0] == Grade.AGAIN
 
 
 def test_finish_reports_the_next_due_time(store, qset) -> None:
@@ -197,7 +205,14 @@ def test_drills_use_none_of_the_daily_new_cards_and_are_not_retired(store, qset)
 def fuzzed_session(
     store: Store, qset: QuestionSet, clock: FakeClock, **kw: object
 ) -> ReviewSession:
-    return ReviewSession(store, qset, Scheduling(), clock, **kw)  # type: ignore[arg-type]
+    return ReviewSession(
+        store,
+        qset,
+        Scheduling(),
+        clock,
+        checker=warm_checker(),
+        **kw,  # type: ignore[arg-type]
+    )
 
 
 @pytest.mark.parametrize("grade", list(Grade))

@@ -1,10 +1,11 @@
 """Checking a derivation step with a hard time bound, in the warm checking worker.
 
-`check_step` here takes the same arguments and gives the same `StepVerdict` as
-`engine.checking.derivation.check_step`, but the work runs in the worker process of
-`engine.checking.worker.bounded`, which is killed (and replaced in the background) when a line takes
-longer than `$ATTNQUIZ_CHECK_TIMEOUT` seconds. So a pathological line (huge powers of sums, a
-slow cancellation) costs the learner one short wait, never a hung drill or the machine's memory.
+`check_step` here takes the checker, then the same arguments as
+`engine.checking.derivation.check_step`, and gives the same `StepVerdict`; with a
+`engine.checking.worker.bounded.BoundedChecker` the work runs in its worker process, which is killed
+(and replaced in the background) when a line takes longer than `$ATTNQUIZ_CHECK_TIMEOUT` s.
+So a pathological line (huge powers of sums, a slow cancellation) costs the learner one short
+wait, never a hung drill or the machine's memory.
 
 A line that could not be checked, for whatever reason, is never correct: it gets an unchecked
 verdict that says so. Author errors (an unreadable expected step or definition) raise BankError
@@ -16,15 +17,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
-from engine.checking.worker import bounded
+from engine.checking.worker.bounded import Checker, CheckerFailure, check_timeout
 from engine.checking.worker.wire import StepRequest, request_to_data, step_verdict_from_data
 from engine.errors import AnswerError
 
 TIMED_OUT = "could not check this step in time ({seconds:g} s); write it more simply"
 TOO_BIG = "could not check this step: it needs too much memory; write it more simply"
+COULD_NOT_CHECK = "could not check this step: the checker failed on it; write it another way"
 
 
 def check_step(
+    checker: Checker,
     previous: str | None,
     step: str,
     *,
@@ -32,16 +35,11 @@ def check_step(
     assumptions: Assumptions | None = None,
     mistakes: Sequence[tuple[str, str]] = (),
 ) -> StepVerdict:
-    """Check `step` as the line after `previous`, in the worker, within the check time-out.
+    """Check `step` as the line after `previous`, by `checker` (in its worker, within the check
+    time-out, for a `BoundedChecker`).
 
-    The arguments are those of `engine.checking.derivation.check_step`.
+    The other arguments are those of `engine.checking.derivation.check_step`.
     """
-    if bounded.inside_worker():
-        from engine.checking import derivation
-
-        return derivation.check_step(
-            previous, step, expected=expected, assumptions=assumptions, mistakes=mistakes
-        )
     request = StepRequest(
         previous=previous,
         step=step,
@@ -50,12 +48,12 @@ def check_step(
         mistakes=tuple((str(value), str(message)) for value, message in mistakes),
     )
     try:
-        reply = bounded.ask(request_to_data(request))
+        reply = checker.ask(request_to_data(request))
     except AnswerError as exc:  # the worker gives verdicts on lines; this is only a safety net
         return StepVerdict(readable=False, valid=False, reaches_expected=False, message=str(exc))
-    except ValueError as exc:  # not the learner's fault, but their line still gets a verdict
-        return unchecked(f"could not check this step: {exc}")
-    if isinstance(reply, bounded.CheckerFailure):
+    except ValueError:  # not the learner's fault, but their line still gets a verdict
+        return unchecked(COULD_NOT_CHECK)
+    if isinstance(reply, CheckerFailure):
         return unchecked(_failure_message(reply))
     try:
         return step_verdict_from_data(reply.get("step_verdict"))
@@ -63,9 +61,9 @@ def check_step(
         return unchecked("could not check this step: the checker's reply was bad")
 
 
-def _failure_message(failure: bounded.CheckerFailure) -> str:
+def _failure_message(failure: CheckerFailure) -> str:
     if failure.cause == "timeout":
-        return TIMED_OUT.format(seconds=bounded.check_timeout())
+        return TIMED_OUT.format(seconds=check_timeout())
     if failure.cause == "memory":
         return TOO_BIG
     return failure.message.replace("could not check this", "could not check this step", 1)

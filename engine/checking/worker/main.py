@@ -59,9 +59,6 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C belongs to the parent: it ends the session, then kills this worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warnings.simplefilter("ignore")
-    from engine.checking.worker.bounded import mark_inside_worker
-
-    mark_inside_worker()  # any check asked for in here runs here
     _warm_up()
     _send(replies, {"ready": True, "pid": os.getpid(), "protocol": PROTOCOL})
     for line in requests:

@@ -13,20 +13,22 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Protocol
+from functools import partial
 
-from engine.drills.rapid.file import RapidDrill, RapidTemplate, tensor_shapes
-from engine.drills.rapid.shapes import parse_shape_spec, shape_text
-from engine.drills.timed.run import (
+from engine.checking.worker.bounded import Checker
+from engine.drills.clocked.run import (
+    Clock,
+    ClockedFrontend,
     Control,
+    Deadline,
     DrillRun,
     PartResult,
     PartStatus,
     QuestionCheck,
-    Reply,
-    TimeUp,
+    run_clocked,
 )
+from engine.drills.rapid.file import RapidDrill, RapidTemplate, tensor_shapes
+from engine.drills.rapid.shapes import parse_shape_spec, shape_text
 
 MAX_DRAWS = 200
 
@@ -106,16 +108,11 @@ class RapidPrompt:
     number: int
     total: int
     question: RapidQuestion
-    remaining_seconds: float
     right_so_far: int
+    remaining_seconds: float
 
 
-class RapidFrontend(Protocol):
-    def ask(self, prompt: RapidPrompt) -> Reply: ...
-    def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None: ...
-    def show_time_up(self) -> None: ...
-
-
+RapidFrontend = ClockedFrontend[RapidPrompt]
 Grader = Callable[[RapidQuestion, str], QuestionCheck]
 
 
@@ -124,69 +121,50 @@ def run_round(
     questions: list[RapidQuestion],
     frontend: RapidFrontend,
     grade: Grader,
-    clock: Callable[[], datetime],
+    clock: Clock,
     save: Callable[[DrillRun], None] = lambda run: None,
 ) -> DrillRun:
-    """Ask each question once, in order, until the last one, the time limit or a stop.
-
-    An answer that arrives after the limit is not graded. `save` is called after every question,
-    so an interrupted round keeps what was answered; Ctrl-C ends it as `interrupted`.
-    """
-    limit = drill.section.limit_seconds
-    started = clock()
+    """Ask each question once, in order, until the last one, the time limit or a stop (the rules
+    of `run_clocked`). A question's time runs up to its reply, not its grading."""
     parts = [
         PartResult(f"{n:02d}-{q.template_id}", q.template_id) for n, q in enumerate(questions, 1)
     ]
-    run = DrillRun(drill.set_name, drill.name, started, limit, parts)
 
-    def elapsed() -> float:
-        return (clock() - started).total_seconds()
+    def ask_part(number: int, result: PartResult, deadline: Deadline) -> PartStatus:
+        asked_at = deadline.elapsed()
+        question = questions[number - 1]
+        right = sum(p.right for p in parts)
+        prompt, reply = deadline.ask(
+            frontend, partial(RapidPrompt, number, len(questions), question, right)
+        )
+        result.seconds = deadline.elapsed() - asked_at
+        if reply is Control.STOP:
+            return PartStatus.STOPPED
+        if reply is Control.SKIP:
+            return PartStatus.SKIPPED
+        assert isinstance(reply, str)
+        result.attempts = 1
+        check = grade(question, reply)
+        result.feedback = "" if check.correct else check.feedback
+        frontend.show_check(prompt, check)
+        return PartStatus.RIGHT if check.correct else PartStatus.WRONG
 
-    save(run)
-    asked_at, current = 0.0, None
-    try:
-        for number, (question, result) in enumerate(zip(questions, parts, strict=True), 1):
-            asked_at = elapsed()
-            if limit - asked_at <= 0:
-                raise TimeUp  # this question is not shown: it stays not reached
-            current = result
-            right = sum(p.right for p in parts)
-            prompt = RapidPrompt(number, len(questions), question, limit - asked_at, right)
-            reply = frontend.ask(prompt)
-            if elapsed() > limit:
-                raise TimeUp
-            result.seconds = elapsed() - asked_at
-            if reply is Control.STOP:
-                result.status = PartStatus.STOPPED
-                break
-            current = None
-            if reply is Control.SKIP:
-                result.status = PartStatus.SKIPPED
-            else:
-                assert isinstance(reply, str)
-                result.attempts = 1
-                check = grade(question, reply)
-                result.status = PartStatus.RIGHT if check.correct else PartStatus.WRONG
-                result.feedback = "" if check.correct else check.feedback
-                frontend.show_check(prompt, check)
-            save(run)
-    except TimeUp:
-        frontend.show_time_up()
-        if current is not None:
-            current.status, current.seconds = PartStatus.TIMED_OUT, elapsed() - asked_at
-    except KeyboardInterrupt:
-        run.interrupted = True
-        if current is not None:
-            current.status, current.seconds = PartStatus.STOPPED, elapsed() - asked_at
-    run.total_seconds = elapsed()
-    save(run)
-    return run
+    return run_clocked(
+        drill.set_name,
+        drill.name,
+        drill.section.limit_seconds,
+        parts,
+        ask_part,
+        clock,
+        show_time_up=frontend.show_time_up,
+        save=save,
+    )
 
 
-def shape_grader() -> Grader:
-    """Grade with the shape checker, in the bounded checking worker, as typed shape cards are."""
+def shape_grader(checker: Checker) -> Grader:
+    """Grade with the shape checker, by `checker` (in its worker), as typed shape cards are."""
     from engine.cards.typed import Mistake, ShapeItem
-    from engine.drills.timed.grading import check_card
+    from engine.drills.clocked.check import check_card
 
     def grade(question: RapidQuestion, answer: str) -> QuestionCheck:
         item = ShapeItem(
@@ -196,7 +174,7 @@ def shape_grader() -> Grader:
             answer=question.answer,
             mistakes=tuple(Mistake(answer=a, message=m) for a, m in question.mistakes),
         )
-        return check_card(item, answer)
+        return check_card(checker, item, answer)
 
     return grade
 
@@ -205,7 +183,7 @@ def shape_grader() -> Grader:
 DRAWS = 3
 
 
-def rapid_drill_problems(drill: RapidDrill, path: str) -> list[str]:
+def rapid_drill_problems(drill: RapidDrill, path: str, checker: Checker) -> list[str]:
     """Every `PATH:LINE: message` the checker finds (empty when the drill is sound)."""
     section = drill.section
     problems = []
@@ -215,7 +193,7 @@ def rapid_drill_problems(drill: RapidDrill, path: str) -> list[str]:
                 f"{path}:{drill.names_line}: the dimension letter {name!r} does not read back "
                 f"as itself in ({name}, q), {name} x q or ({name}*q,); use another letter"
             )
-    grade = shape_grader()
+    grade = shape_grader(checker)
     lines = drill.lines or tuple(1 for _ in section.templates)
     for line, template in zip(lines, section.templates, strict=True):
         rng = random.Random(template.id)

@@ -7,20 +7,23 @@ round); the interactive one shows the time left live while the learner types.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from engine.drills.countdown import TerminalCountdown, clock_text
+from engine.drills.clocked.countdown import clock_text
+from engine.drills.clocked.run import DrillRun, PartStatus, QuestionCheck, Reply
+from engine.drills.clocked.view import (
+    InteractiveClockedFrontend,
+    ScriptedClockedFrontend,
+    time_left,
+    title_line,
+)
 from engine.drills.rapid.file import RapidDrill
 from engine.drills.rapid.rounds import RapidPrompt, RapidQuestion
-from engine.drills.timed.run import Control, DrillRun, PartStatus, QuestionCheck, Reply, reply_from
 from engine.ui.literal import literal, plain
-from engine.ui.script_line import read_script_line
 
 RESULT_WORDS = {
     PartStatus.RIGHT: ("✓", "green"),
@@ -33,9 +36,10 @@ RESULT_WORDS = {
 
 def _heading(prompt: RapidPrompt) -> Text:
     left = prompt.remaining_seconds
-    style = "green" if left > 30 else ("yellow" if left > 10 else "bold red")
     return Text.assemble(
-        (f"[{prompt.number}/{prompt.total}]", "bold"), " ", (f"⏱ {clock_text(left)} left", style)
+        (f"[{prompt.number}/{prompt.total}]", "bold"),
+        " ",
+        time_left(left, warn_below=30, alarm_below=10),
     )
 
 
@@ -49,71 +53,41 @@ def _check_line(question: RapidQuestion, check: QuestionCheck) -> Text:
     return line
 
 
-class ScriptedRapidFrontend:
+class ScriptedRapidFrontend(ScriptedClockedFrontend):
     """One line per question from standard input; no colours, no pauses."""
 
-    def __init__(self, stdin: TextIO | None = None, console: Console | None = None) -> None:
-        self.stdin = stdin or sys.stdin
-        self.console = console or Console(highlight=False, width=80, no_color=True)
-
     def begin(self, drill: RapidDrill, count: int) -> None:
-        section = drill.section
-        self.console.print(
-            f"{plain(drill.title)} · set {drill.set_name} · {count} questions in "
-            f"{clock_text(section.limit_seconds)}",
-            markup=False,
-        )
+        what = f"{count} questions in {clock_text(drill.section.limit_seconds)}"
+        self._begin(drill.title, drill.set_name, what)
 
     def ask(self, prompt: RapidPrompt) -> Reply:
-        self.console.print(_heading(prompt).plain, markup=False)
-        self.console.print(literal(prompt.question.prompt))
-        line = read_script_line(self.stdin, sys.stderr)
-        if not line.strip():
-            return Control.STOP
-        return reply_from(line.strip())
+        self._show(_heading(prompt), prompt.question.prompt)
+        return self._reply()
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check).plain, markup=False)
 
-    def show_time_up(self) -> None:
-        self.console.print("time is up")
 
-
-class InteractiveRapidFrontend:
+class InteractiveRapidFrontend(InteractiveClockedFrontend):
     """Rich output, with the time left live on the bottom line while the learner types."""
 
-    def __init__(self, console: Console, countdown: TerminalCountdown | None = None) -> None:
-        self.console = console
-        self.countdown = countdown or TerminalCountdown(console)
-
     def begin(self, drill: RapidDrill, count: int) -> None:
-        self.console.print(Text.assemble(literal(drill.title, "bold"), f" · set {drill.set_name}"))
+        self.console.print(title_line(drill.title, drill.set_name))
         self.console.print(
             f"{count} shapes in {clock_text(drill.section.limit_seconds)}: type (a, b), \\[a, b] "
             "or a x b. :skip moves on, :quit ends the round."
         )
 
     def ask(self, prompt: RapidPrompt) -> Reply:
-        self.console.print()
-        self.console.print(_heading(prompt))
-        self.console.print(literal(prompt.question.prompt))
+        self._show(_heading(prompt), prompt.question.prompt)
         words = f"question {prompt.number}/{prompt.total} · {prompt.right_so_far} right"
         with self.countdown.waiting(prompt.remaining_seconds, words):
-            while True:
-                try:
-                    text = self.console.input("[dim]›[/] ").strip()
-                except EOFError:
-                    return Control.STOP
-                if text:
-                    return reply_from(text)
+            return self._reply()
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check))
         if not check.correct and prompt.question.explanation:
             self.console.print(literal(prompt.question.explanation, "dim"))
-
-    def show_time_up(self) -> None:
-        self.console.print("[bold red]time is up[/]")
 
 
 def make_frontend(*, interactive: bool) -> ScriptedRapidFrontend | InteractiveRapidFrontend:

@@ -11,54 +11,41 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
-from engine.cards.base import Item
+from engine.checking.worker.bounded import Checker
+from engine.drills.clocked.check import check_card
+from engine.drills.clocked.run import QuestionCheck
 from engine.drills.model import AssumptionsSpec
 from engine.drills.timed.file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
-from engine.drills.timed.run import QuestionCheck
 
 
 class BankChecker:
     """Grades items in the bounded checking worker, steps with `check_step`, code in the sandbox."""
 
-    def __init__(self, qset: QuestionSet) -> None:
+    def __init__(self, qset: QuestionSet, checker: Checker) -> None:
         self.qset = qset
+        self.checker = checker
 
     def check(self, part: TimedPart, question: TimedQuestion, answer: str) -> QuestionCheck:
         if question.item is not None:
             return self._item(question.item, answer)
         if question.step is not None:
-            return _step(part.assumptions, question.step, answer)
+            return _step(self.checker, part.assumptions, question.step, answer)
         assert question.code is not None
         return _code(question.code, answer)
 
     def _item(self, item_id: str, answer: str) -> QuestionCheck:
         item = self.qset.item(item_id)
         assert item is not None, "checked when the drill was loaded"
-        return check_card(item, answer)
+        return check_card(self.checker, item, answer)
 
 
-def check_card(item: Item, answer: str) -> QuestionCheck:
-    """A card's verdict as a drill shows it. Typed kinds are graded in the bounded worker, so
-    whatever is typed gets an answer within its time limit."""
-    from engine.cards.typed import TypedItem
-    from engine.checking.worker.bounded import default_checker
-    from engine.errors import AnswerError
-
-    try:
-        verdict = (
-            default_checker().grade(item, answer)
-            if isinstance(item, TypedItem)
-            else item.grade(answer)
-        )
-    except AnswerError as exc:
-        return QuestionCheck(False, feedback=str(exc))
-    return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
-
-
-def _step(assumptions: AssumptionsSpec, spec: StepSpec, answer: str) -> QuestionCheck:
+def _step(
+    checker: Checker, assumptions: AssumptionsSpec, spec: StepSpec, answer: str
+) -> QuestionCheck:
     from engine.checking.derivation.bounded import check_step
 
     verdict = check_step(
+        checker,
         spec.previous,
         answer,
         expected=spec.expected,
@@ -178,9 +165,11 @@ def model_answer(qset: QuestionSet, question: TimedQuestion) -> str:
 
 
 # -- lint: every model answer must pass the drill's own checks ---------------------------------
-def timed_drill_problems(drill: TimedDrill, qset: QuestionSet, path: str) -> list[str]:
+def timed_drill_problems(
+    drill: TimedDrill, qset: QuestionSet, path: str, checker: Checker
+) -> list[str]:
     """Every `PATH:LINE: message` about a model answer the drill's checks refuse."""
-    checker = BankChecker(qset)
+    grader = BankChecker(qset, checker)
     problems = []
     for p, part in enumerate(drill.parts):
         for q, question in enumerate(part.questions):
@@ -189,7 +178,7 @@ def timed_drill_problems(drill: TimedDrill, qset: QuestionSet, path: str) -> lis
             if not answer:
                 problems.append(f"{path}:{line}: part {part.id!r}: the question has no answer")
                 continue
-            check = checker.check(part, question, answer)
+            check = grader.check(part, question, answer)
             if not check.correct:
                 problems.append(
                     f"{path}:{line}: part {part.id!r}: the model answer does not pass its own "

@@ -7,11 +7,11 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.bank.model import QuestionSet
-from engine.drills.countdown import clock_text
+from engine.drills.clocked.countdown import clock_text
+from engine.drills.clocked.records import Comparison
+from engine.drills.clocked.run import DrillRun, PartStatus
 from engine.drills.timed.file import TimedDrill
 from engine.drills.timed.grading import model_answer
-from engine.drills.timed.records import Comparison
-from engine.drills.timed.run import DrillRun, PartStatus
 from engine.ui.literal import literal
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -1,6 +1,7 @@
 """What the learner sees of a timed drill while it runs: the countdown and the questions.
 
-Two front ends share one interface (`TimedFrontend` in `engine.drills.timed.run`): the interactive
+Two front ends share one interface (`TimedFrontend` in `engine.drills.timed.run`) and the
+clocked drills' common parts (`engine.drills.clocked.view`): the interactive
 one (rich, a live countdown while input waits, `$EDITOR` for the code) and the scripted one (one
 line per answer, code until a line with only `.`, no pauses). The results are `results`.
 """
@@ -10,19 +11,22 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
-from typing import TextIO
 
-from rich.console import Console
 from rich.text import Text
 
-from engine.drills.countdown import TerminalCountdown, clock_text
+from engine.drills.clocked.countdown import clock_text
+from engine.drills.clocked.run import Control, QuestionCheck, Reply, reply_from
+from engine.drills.clocked.view import (
+    InteractiveClockedFrontend,
+    ScriptedClockedFrontend,
+    time_left,
+    title_line,
+)
 from engine.drills.timed.file import TimedDrill
-from engine.drills.timed.run import Control, Prompt, QuestionCheck, Reply, reply_from
-from engine.ui.literal import literal, plain
-from engine.ui.script_line import read_script_line
+from engine.drills.timed.run import Prompt
+from engine.ui.literal import plain
 
 END_OF_CODE = "."
 EDITOR_TEMPLATE = (
@@ -31,35 +35,24 @@ EDITOR_TEMPLATE = (
 )
 
 
-class ScriptedTimedFrontend:
+class ScriptedTimedFrontend(ScriptedClockedFrontend):
     """One line per answer from standard input; the code is every line up to a lone `.`."""
 
-    def __init__(self, stdin: TextIO | None = None, console: Console | None = None) -> None:
-        self.stdin = stdin or sys.stdin
-        self.console = console or Console(highlight=False, width=80, no_color=True)
-
     def begin(self, drill: TimedDrill) -> None:
-        self.console.print(
-            f"{plain(drill.title)} · set {drill.set_name} · {clock_text(drill.limit_seconds)} for "
-            f"{len(drill.parts)} parts",
-            markup=False,
-        )
+        what = f"{clock_text(drill.limit_seconds)} for {len(drill.parts)} parts"
+        self._begin(drill.title, drill.set_name, what)
 
     def ask(self, prompt: Prompt) -> Reply:
-        self.console.print(_heading(prompt).plain, markup=False)
-        self.console.print(literal(prompt.text))
+        self._show(_heading(prompt), prompt.text)
         if prompt.question.code is not None:
             self.console.print(f"(end the code with a line containing only {END_OF_CODE})")
             return self._code()
-        line = read_script_line(self.stdin, sys.stderr)
-        if not line.strip():
-            return Control.STOP
-        return reply_from(line.strip())
+        return self._reply()
 
     def _code(self) -> Reply:
         lines: list[str] = []
         while True:
-            line = read_script_line(self.stdin, sys.stderr)
+            line = self._read_line()
             if not line or line.rstrip("\n") == END_OF_CODE:
                 break
             if not lines and not line.strip():
@@ -70,31 +63,22 @@ class ScriptedTimedFrontend:
         return "\n".join(lines) if lines else Control.STOP
 
     def show_check(self, prompt: Prompt, check: QuestionCheck) -> None:
-        self.console.print(_check_line(check).plain, markup=False, soft_wrap=True)
-
-    def show_time_up(self) -> None:
-        self.console.print("time is up")
+        self._show_line(_check_line(check))
 
 
-class InteractiveTimedFrontend:
+class InteractiveTimedFrontend(InteractiveClockedFrontend):
     """Rich output; the time left before every prompt and live while the learner types;
     `$EDITOR` for the code if set."""
 
-    def __init__(self, console: Console, countdown: TerminalCountdown | None = None) -> None:
-        self.console = console
-        self.countdown = countdown or TerminalCountdown(console)
-
     def begin(self, drill: TimedDrill) -> None:
-        self.console.print(Text.assemble(literal(drill.title, "bold"), f" · set {drill.set_name}"))
+        self.console.print(title_line(drill.title, drill.set_name))
         self.console.print(
             f"{len(drill.parts)} parts in {clock_text(drill.limit_seconds)}. A wrong answer can be "
             "tried again while time remains; :skip moves on, :quit ends the drill."
         )
 
     def ask(self, prompt: Prompt) -> Reply:
-        self.console.print()
-        self.console.print(_heading(prompt))
-        self.console.print(literal(prompt.text))
+        self._show(_heading(prompt), prompt.text)
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if prompt.question.code is not None and editor:
             return _edit(editor) or Control.SKIP  # the editor has the screen: no live countdown
@@ -102,14 +86,7 @@ class InteractiveTimedFrontend:
         with self.countdown.waiting(prompt.remaining_seconds, words):
             if prompt.question.code is not None:
                 return self._code()
-            while True:
-                try:
-                    text = self.console.input("[dim]›[/] ").strip()
-                except EOFError:
-                    return Control.STOP
-                if text:
-                    return reply_from(text)
-                self.console.print("[dim]type your answer, :skip or :quit[/]")
+            return self._reply(nudge="[dim]type your answer, :skip or :quit[/]")
 
     def _code(self) -> Reply:
         self.console.print(f"[dim]type the code; a line with only {END_OF_CODE} ends it[/]")
@@ -130,9 +107,6 @@ class InteractiveTimedFrontend:
         self.console.print(_check_line(check))
         if not check.correct:
             self.console.print("[dim]try again, or :skip[/]")
-
-    def show_time_up(self) -> None:
-        self.console.print("[bold red]time is up[/]")
 
 
 def _edit(editor: str) -> str:
@@ -159,11 +133,10 @@ def make_frontend(
 
 def _heading(prompt: Prompt) -> Text:
     left = prompt.remaining_seconds
-    style = "green" if left > 60 else ("yellow" if left > 20 else "bold red")
     heading = Text.assemble(
         (f"[{prompt.part_number}/{prompt.parts_total}] {plain(prompt.part.title)}", "bold"),
         " · ",
-        (f"⏱ {clock_text(left)} left", style),
+        time_left(left, warn_below=60, alarm_below=20),
     )
     if prompt.attempt > 1:
         heading.append(f" · try {prompt.attempt}", style="dim")

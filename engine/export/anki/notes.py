@@ -22,7 +22,7 @@ from engine.cards.typed import NumberItem
 from engine.export.anki.html import code_block, escape, options_list, prose
 from engine.export.anki.mathjax import mathjax
 from engine.export.anki.models import CLOZE, FIELDS, RECALL, TYPED
-from engine.ui.mathtext import pretty_math
+from engine.mathtext import pretty_math
 
 # Answers that are formulas: shown with MathJax on the back.
 FORMULA_KINDS = {"expression", "shape"}

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.schedule import CardState, Phase
-from engine.ui.describe import phase_name
 
 SECONDS_PER_DAY = 86_400
 # Anki's default ease; FSRS ignores it, the SM-2 scheduler starts from it.
@@ -79,7 +78,7 @@ def schedule_text(state: CardState, now: datetime) -> str:
         parts.append(f"difficulty {state.difficulty:.2f}")
     parts.append(f"{state.reps} review{'s' if state.reps != 1 else ''}")
     parts.append(f"{state.fails} lapse{'s' if state.fails != 1 else ''}")
-    return f"attnquiz schedule on {now:%Y-%m-%d}: {phase_name(state.phase)}, " + ", ".join(parts)
+    return f"attnquiz schedule on {now:%Y-%m-%d}: {state.phase.word}, " + ", ".join(parts)
 
 
 def stamp_reviews(db: sqlite3.Connection, reviews: dict[str, AnkiReview]) -> int:

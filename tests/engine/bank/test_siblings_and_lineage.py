@@ -16,6 +16,7 @@ from engine.schedule import CardState, Grade, Phase, Scheduling
 from engine.session import ReviewSession
 from engine.store import ReviewRecord, Store, open_store
 from engine.store.retired import carry_over_retired
+from tests.conftest import warm_checker
 
 NOW = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 HEADER = "format_version: 1\nset: lab\ntitle: Lab\nitems:\n"
@@ -161,7 +162,9 @@ def test_a_session_schedules_a_successor_from_its_inherited_card(store_home: Pat
     review(store, "whole", Grade.GOOD, NOW - timedelta(days=3))
     write_bank(store_home, HEADER + recall("part", "    replaces: [whole]\n") + recall("fresh"))
     clock = Clock()
-    session = ReviewSession(store, open_set("lab", store_home), Scheduling(fuzz=False), clock)
+    session = ReviewSession(
+        store, open_set("lab", store_home), Scheduling(fuzz=False), clock, checker=warm_checker()
+    )
     question = session.next_question()
     assert question is not None and question.item.id == "part"
     assert question.phase != Phase.NEW  # due from the old card's history, not a new card
@@ -179,13 +182,17 @@ def test_a_session_shows_one_card_of_a_sibling_group_and_the_other_later(store_h
     )
     store, clock = open_store(store_home), Clock()
     qset = open_set("lab", store_home)
-    first = ReviewSession(store, qset, Scheduling(fuzz=False), clock, new_per_day=2)
+    first = ReviewSession(
+        store, qset, Scheduling(fuzz=False), clock, new_per_day=2, checker=warm_checker()
+    )
     shown = []
     while (q := first.next_question()) is not None:
         shown.append(q.item.id)
         first.commit(q, Grade.EASY, None, None, 100)
     assert shown == ["weight", "other"]  # the buried sibling does not use up a new-card slot
     clock.now += timedelta(days=1)
-    second = ReviewSession(store, qset, Scheduling(fuzz=False), clock, new_per_day=2)
+    second = ReviewSession(
+        store, qset, Scheduling(fuzz=False), clock, new_per_day=2, checker=warm_checker()
+    )
     question = second.next_question()
     assert question is not None and question.item.id == "output"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.bank.loader import LoadedFile, load_bank_file
+from tests.conftest import warm_checker
 
 HEADER = "format_version: 1\nset: demo\ntitle: Demo\nsymbols:\n  d_k: [d, dk]\nitems:\n"
 
@@ -18,6 +19,6 @@ def load_bank(tmp_path: Path):
     def load(items: str) -> LoadedFile:
         path = tmp_path / "demo.yaml"
         path.write_text(HEADER + items, encoding="utf-8")
-        return load_bank_file(path, "quizzes/demo.yaml", deep=True)
+        return load_bank_file(path, "quizzes/demo.yaml", checker=warm_checker())
 
     return load

@@ -18,8 +18,8 @@ import pytest
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
 from engine.checking import check_vector
-from engine.checking.worker.bounded import default_checker
 from engine.verdict import Verdict
+from tests.conftest import warm_checker
 
 FACTORIALS = [
     "1000!", "d_k!", "(10**6)!", "factorial(10**6)", "factorial(1000)", "gamma(10**6)",
@@ -122,7 +122,7 @@ def test_a_hostile_answer_to_a_session_leaves_no_trace(
     for item_id in ("attention-equation", "std-512", "shape-scores"):
         item = set_15.item(item_id)
         assert item is not None
-        assert_clean(default_checker().grade(item, answer))
+        assert_clean(warm_checker().grade(item, answer))
     assert not marker.exists()
 
 
@@ -141,7 +141,7 @@ def test_feedback_never_echoes_a_control_character(set_15: QuestionSet, answer: 
     for item_id in ITEMS:
         item = set_15.item(item_id)
         assert item is not None
-        verdict = default_checker().grade(item, answer)
+        verdict = warm_checker().grade(item, answer)
         shown = verdict.feedback + verdict.interpreted_as
         assert not any(unicodedata.category(c) in {"Cc", "Cf", "Cs"} for c in shown), verdict
 
@@ -159,11 +159,11 @@ def test_hostile_answers_are_told_what_is_wrong(
 ) -> None:
     item = set_15.item("var-dot")
     assert item is not None
-    verdict = default_checker().grade(item, answer)
+    verdict = warm_checker().grade(item, answer)
     assert not verdict.valid and message in verdict.feedback, verdict
 
 
 def test_invisible_characters_from_copy_and_paste_are_ignored(set_15: QuestionSet) -> None:
     item = set_15.item("std-dot")
     assert item is not None
-    assert default_checker().grade(item, "\ufeff√\u200bd_k\u00ad").correct
+    assert warm_checker().grade(item, "\ufeff√\u200bd_k\u00ad").correct

@@ -20,13 +20,7 @@ import pytest
 from engine.bank.catalog import open_set
 from engine.cards.typed import TypedItem
 from engine.checking.worker import bounded
-from engine.checking.worker.bounded import (
-    checker_pid,
-    close_checker,
-    default_checker,
-    stall_for_tests,
-    start_checker,
-)
+from engine.checking.worker.bounded import BoundedChecker
 from engine.checking.worker.main import TEST_OPS_ENV
 
 # Real worker processes, killed and waited for: slow by nature.
@@ -37,14 +31,14 @@ linux_only = pytest.mark.skipif(sys.platform != "linux", reason="uses Linux proc
 
 
 @pytest.fixture
-def checker(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A fresh worker that accepts the test-only requests, with a short check time-out."""
-    close_checker()
+def checker(monkeypatch: pytest.MonkeyPatch) -> Iterator[BoundedChecker]:
+    """A fresh checker whose worker accepts the test-only requests, with a short time-out."""
     monkeypatch.setenv(TEST_OPS_ENV, "1")
     monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
     monkeypatch.setenv(bounded.START_TIMEOUT_ENV, "120")  # a slow start must not fail a test
-    yield
-    close_checker()
+    checker = BoundedChecker()
+    yield checker
+    checker.close()
 
 
 @pytest.fixture
@@ -69,87 +63,87 @@ def wait_for_exit_without_reaping(pid: int) -> None:
 
 @pytest.mark.parametrize("mode", ["sleep", "spin"])
 def test_a_check_that_never_ends_is_stopped_and_the_next_check_gets_a_fresh_worker(
-    mode: str, checker: None, var_dot: TypedItem
+    mode: str, checker: BoundedChecker, var_dot: TypedItem
 ) -> None:
-    assert default_checker().grade(var_dot, "d").correct
-    stalled = checker_pid()
+    assert checker.grade(var_dot, "d").correct
+    stalled = checker.pid()
     assert stalled is not None
-    verdict = stall_for_tests(mode)
+    verdict = checker.stall_for_tests(mode)
     assert not verdict.correct and not verdict.valid
     assert verdict.feedback.startswith("could not check this in time")
     assert is_gone(stalled)
-    fresh = checker_pid()
+    fresh = checker.pid()
     assert fresh is not None and fresh != stalled  # already started for the next check
-    assert default_checker().grade(var_dot, "d").correct
-    assert checker_pid() == fresh
+    assert checker.grade(var_dot, "d").correct
+    assert checker.pid() == fresh
 
 
 def test_a_worker_that_dies_during_a_check_gives_an_invalid_verdict_then_restarts(
-    checker: None, var_dot: TypedItem
+    checker: BoundedChecker, var_dot: TypedItem
 ) -> None:
-    start_checker()
-    crashed = checker_pid()
-    verdict = stall_for_tests("crash")
+    checker.start()
+    crashed = checker.pid()
+    verdict = checker.stall_for_tests("crash")
     assert not verdict.correct and not verdict.valid
     assert "the checker stopped (exit code 70)" in verdict.feedback
-    assert checker_pid() not in (None, crashed)
-    assert default_checker().grade(var_dot, "d").correct
+    assert checker.pid() not in (None, crashed)
+    assert checker.grade(var_dot, "d").correct
 
 
 def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
-    checker: None, var_dot: TypedItem
+    checker: BoundedChecker, var_dot: TypedItem
 ) -> None:
-    start_checker()
-    pid = checker_pid()
-    verdict = stall_for_tests("hog")
+    checker.start()
+    pid = checker.pid()
+    verdict = checker.stall_for_tests("hog")
     assert not verdict.valid and "memory" in verdict.feedback
-    assert default_checker().grade(var_dot, "d").correct
-    assert checker_pid() == pid
+    assert checker.grade(var_dot, "d").correct
+    assert checker.pid() == pid
 
 
 def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
-    checker: None, var_dot: TypedItem
+    checker: BoundedChecker, var_dot: TypedItem
 ) -> None:
-    start_checker()
-    killed = checker_pid()
+    checker.start()
+    killed = checker.pid()
     assert killed is not None
     os.kill(killed, signal.SIGKILL)
     wait_for_exit_without_reaping(killed)
-    assert default_checker().grade(var_dot, "d").correct
-    assert checker_pid() not in (None, killed)
+    assert checker.grade(var_dot, "d").correct
+    assert checker.pid() not in (None, killed)
     assert is_gone(killed)
 
 
 def test_the_test_requests_are_refused_by_an_ordinary_worker(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    close_checker()
     monkeypatch.delenv(TEST_OPS_ENV, raising=False)
+    checker = BoundedChecker()
     try:
-        verdict = stall_for_tests("sleep")
+        verdict = checker.stall_for_tests("sleep")
         assert not verdict.valid and "unknown request 'stall'" in verdict.feedback
     finally:
-        close_checker()
+        checker.close()
 
 
 @pytest.mark.parametrize("answer", ["stall", '{"op": "stall"}', '"}\n{"op": "stall", "id": 2}'])
 def test_no_answer_text_can_reach_the_test_requests(
-    answer: str, checker: None, var_dot: TypedItem
+    answer: str, checker: BoundedChecker, var_dot: TypedItem
 ) -> None:
-    start_checker()
-    pid = checker_pid()
-    verdict = default_checker().grade(var_dot, answer)
+    checker.start()
+    pid = checker.pid()
+    verdict = checker.grade(var_dot, answer)
     assert not verdict.correct
     assert "in time" not in verdict.feedback
-    assert checker_pid() == pid
+    assert checker.pid() == pid
 
 
-def test_closing_the_checker_leaves_no_process(checker: None, var_dot: TypedItem) -> None:
-    assert default_checker().grade(var_dot, "d").correct
-    pid = checker_pid()
+def test_closing_the_checker_leaves_no_process(checker: BoundedChecker, var_dot: TypedItem) -> None:
+    assert checker.grade(var_dot, "d").correct
+    pid = checker.pid()
     assert pid is not None
-    close_checker()
-    assert checker_pid() is None and is_gone(pid)
+    checker.close()
+    assert checker.pid() is None and is_gone(pid)
 
 
 def test_the_time_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,10 +155,11 @@ def test_the_time_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPat
 
 
 STARTS_A_WORKER = """
-from engine.checking.worker.bounded import checker_pid, start_checker, _exchange
-start_checker()
-assert _exchange({"op": "nothing"}, 60) is not None  # waits until the worker is ready
-print(checker_pid(), flush=True)
+from engine.checking.worker.bounded import BoundedChecker
+checker = BoundedChecker()  # never closed: atexit, or the kernel, has to end its worker
+checker.start()
+assert checker.ask({"op": "nothing"}) is not None  # the worker got ready and answered
+print(checker.pid(), flush=True)
 """
 
 

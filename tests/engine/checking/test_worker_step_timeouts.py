@@ -17,7 +17,7 @@ from engine.checking.derivation import Assumptions
 from engine.checking.derivation.bounded import check_step
 from engine.checking.worker import bounded
 from engine.checking.worker import process as worker_process
-from engine.checking.worker.bounded import checker_pid, close_checker
+from engine.checking.worker.bounded import BoundedChecker
 from engine.drills.loader import load_drill_file
 from engine.drills.model import Drill
 from engine.drills.runner import DrillRun
@@ -38,17 +38,21 @@ GENEROUS_S = 90
 
 
 @pytest.fixture
-def short_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    close_checker()
+def short_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[BoundedChecker]:
+    """A checker of its own (its worker starts at its first check), with a short time-out."""
     monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
     monkeypatch.setenv(bounded.START_TIMEOUT_ENV, "120")  # a slow start must not fail a test
-    yield
-    close_checker()
+    checker = BoundedChecker()
+    yield checker
+    checker.close()
 
 
 @pytest.fixture
-def stalling_worker(short_timeout: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def stalling_worker(
+    short_timeout: BoundedChecker, monkeypatch: pytest.MonkeyPatch
+) -> BoundedChecker:
     monkeypatch.setattr(worker_process, "WORKER_MODULE", "tests.engine.checking.stalling_worker")
+    return short_timeout
 
 
 def var_scaled() -> Drill:
@@ -56,32 +60,37 @@ def var_scaled() -> Drill:
     return next(drill for drill in loaded.drills if drill.id == "var-scaled")
 
 
-def test_a_step_that_never_finishes_is_stopped_and_is_never_correct(stalling_worker: None) -> None:
-    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
-    stalled = checker_pid()
-    verdict = check_step("Var(q·k/√d_k)", STALLING_LINE, expected="1", assumptions=SCORES)
+def test_a_step_that_never_finishes_is_stopped_and_is_never_correct(
+    stalling_worker: BoundedChecker,
+) -> None:
+    checker = stalling_worker
+    assert check_step(checker, "Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+    stalled = checker.pid()
+    verdict = check_step(checker, "Var(q·k/√d_k)", STALLING_LINE, expected="1", assumptions=SCORES)
     assert not verdict.correct and not verdict.valid and not verdict.checked
     assert verdict.readable  # the line is fine to read; it is the checking that gave up
     assert verdict.message == "could not check this step in time (1.5 s); write it more simply"
-    assert checker_pid() not in (None, stalled)  # a fresh worker, already starting
-    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+    assert checker.pid() not in (None, stalled)  # a fresh worker, already starting
+    assert check_step(checker, "Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
 
 
 def test_a_worker_that_dies_on_a_step_gives_an_unchecked_verdict_then_restarts(
-    stalling_worker: None,
+    stalling_worker: BoundedChecker,
 ) -> None:
-    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
-    crashed = checker_pid()
-    verdict = check_step("Var(q·k/√d_k)", CRASHING_LINE, assumptions=SCORES)
+    checker = stalling_worker
+    assert check_step(checker, "Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+    crashed = checker.pid()
+    verdict = check_step(checker, "Var(q·k/√d_k)", CRASHING_LINE, assumptions=SCORES)
     assert not verdict.correct and not verdict.checked
     assert verdict.message.startswith("could not check this step: the checker stopped")
     assert "exit code 70" in verdict.message
-    assert checker_pid() not in (None, crashed)
-    assert check_step("Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
+    assert checker.pid() not in (None, crashed)
+    assert check_step(checker, "Var(q·k/√d_k)", "= Var(q·k)/d_k", assumptions=SCORES).correct
 
 
-def test_the_drill_goes_on_after_a_step_that_timed_out(stalling_worker: None) -> None:
-    drill = DrillRun(var_scaled())
+def test_the_drill_goes_on_after_a_step_that_timed_out(stalling_worker: BoundedChecker) -> None:
+    checker = stalling_worker
+    drill = DrillRun(var_scaled(), checker)
     reply = drill.answer(STALLING_LINE)
     assert not reply.verdict.correct
     assert reply.verdict.message.startswith("could not check this step in time")
@@ -93,9 +102,9 @@ def test_the_drill_goes_on_after_a_step_that_timed_out(stalling_worker: None) ->
 
 
 def test_a_slow_but_readable_line_gets_a_verdict_and_the_drill_goes_on(
-    short_timeout: None,
+    short_timeout: BoundedChecker,
 ) -> None:
-    drill = DrillRun(var_scaled())
+    drill = DrillRun(var_scaled(), short_timeout)
     start = time.monotonic()
     reply = drill.answer(SLOW_LINE)
     assert time.monotonic() - start < GENEROUS_S
@@ -106,7 +115,7 @@ def test_a_slow_but_readable_line_gets_a_verdict_and_the_drill_goes_on(
 
 def test_a_scripted_drill_survives_a_slow_line(
     run,  # noqa: F811
-    short_timeout: None,
+    short_timeout: BoundedChecker,
     store_home: Path,
 ) -> None:
     lines = [SLOW_LINE, *VAR_SCALED, "sqrt(512)"]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.checking import derivation
 from engine.checking.derivation import Assumptions, BrokenLink, StepVerdict
 from engine.checking.derivation import bounded as bounded_derivation
-from engine.checking.worker.bounded import checker_pid, start_checker
+from engine.checking.worker.bounded import BoundedChecker
 from engine.checking.worker.main import answer_request
 from engine.checking.worker.wire import (
     StepRequest,
@@ -55,34 +55,39 @@ def test_the_worker_gives_the_in_process_step_verdict(
     expected: str | None,
     assumptions: Assumptions,
     mistakes: tuple[tuple[str, str], ...],
+    checker: BoundedChecker,
 ) -> None:
     in_process = derivation.check_step(
         previous, line, expected=expected, assumptions=assumptions, mistakes=mistakes
     )
     in_worker = bounded_derivation.check_step(
-        previous, line, expected=expected, assumptions=assumptions, mistakes=mistakes
+        checker, previous, line, expected=expected, assumptions=assumptions, mistakes=mistakes
     )
     assert in_worker == in_process
 
 
-def test_steps_are_checked_in_the_one_warm_worker() -> None:
-    start_checker()
-    pid = checker_pid()
+def test_steps_are_checked_in_the_one_warm_worker(checker: BoundedChecker) -> None:
+    checker.start()
+    pid = checker.pid()
     assert pid is not None
-    verdict = bounded_derivation.check_step("Var(q·k)", "= d_k", expected="d_k", assumptions=SCORES)
+    verdict = bounded_derivation.check_step(
+        checker, "Var(q·k)", "= d_k", expected="d_k", assumptions=SCORES
+    )
     assert verdict.correct
-    assert checker_pid() == pid
+    assert checker.pid() == pid
 
 
-def test_an_unreadable_expected_step_is_still_the_authors_problem() -> None:
+def test_an_unreadable_expected_step_is_still_the_authors_problem(checker: BoundedChecker) -> None:
     with pytest.raises(BankError, match="cannot be read"):
-        bounded_derivation.check_step("Var(q·k)", "= d_k", expected="E[", assumptions=SCORES)
+        bounded_derivation.check_step(
+            checker, "Var(q·k)", "= d_k", expected="E[", assumptions=SCORES
+        )
 
 
-def test_an_unreadable_definition_is_reported_with_its_name() -> None:
+def test_an_unreadable_definition_is_reported_with_its_name(checker: BoundedChecker) -> None:
     broken = Assumptions(indices=("i",), symbols=("s_i",), definitions={"p_i": "e^{"})
     with pytest.raises(BankError, match="definition of p_i"):
-        bounded_derivation.check_step(None, "p_i = p_i", assumptions=broken)
+        bounded_derivation.check_step(checker, None, "p_i = p_i", assumptions=broken)
 
 
 # --- the wire format ------------------------------------------------------------------------------

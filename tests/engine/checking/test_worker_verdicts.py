@@ -8,7 +8,7 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.cards.typed import NumberItem, TypedItem
-from engine.checking.worker.bounded import checker_pid, default_checker, start_checker
+from engine.checking.worker.bounded import BoundedChecker
 from engine.errors import AnswerError
 
 ANSWERS = [
@@ -54,13 +54,13 @@ def test_the_worker_gives_the_in_process_verdict(
     assert outcome(item.grade, answer) == outcome(item.grade_in_process, answer)
 
 
-def test_grading_happens_in_the_worker_process(store_home: Path) -> None:
-    start_checker()
-    pid = checker_pid()
+def test_grading_happens_in_the_worker_process(store_home: Path, checker: BoundedChecker) -> None:
+    checker.start()
+    pid = checker.pid()
     assert pid is not None
     item = typed_item("15", "var-dot", store_home)
-    assert default_checker().grade(item, "d").correct
-    assert checker_pid() == pid  # the same warm worker, not a new one per check
+    assert checker.grade(item, "d").correct
+    assert checker.pid() == pid  # the same warm worker, not a new one per check
 
 
 def test_a_numbers_answer_text_is_worked_out_by_the_worker(store_home: Path) -> None:

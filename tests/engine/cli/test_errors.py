@@ -41,9 +41,9 @@ def test_attnquiz_debug_adds_the_traceback_and_still_exits_70(monkeypatch, capsy
 
 
 def test_a_failure_while_starting_the_checker_is_an_internal_error_too(monkeypatch, capsys) -> None:
-    import engine.checking.worker.bounded
+    from engine.checking.worker.bounded import BoundedChecker
 
-    monkeypatch.setattr(engine.checking.worker.bounded, "start_checker", explode)
+    monkeypatch.setattr(BoundedChecker, "start", explode)
     assert main(["check", "demo", "expr-var", "--answer", "d"]) == EXIT_INTERNAL
     err = capsys.readouterr().err
     assert "this is a bug in attnquiz" in err and "Traceback" not in err

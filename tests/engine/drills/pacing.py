@@ -11,7 +11,7 @@ from typing import Any, ClassVar, TextIO
 
 from rich.console import Console
 
-from engine.drills.timed.run import QuestionCheck, Reply
+from engine.drills.clocked.run import QuestionCheck, Reply
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 from rich.console import Console
 
-from engine.drills.countdown import (
+from engine.drills.clocked.countdown import (
     Countdown,
     StatusLine,
     TerminalCountdown,
@@ -18,7 +18,7 @@ from engine.drills.countdown import (
     live_countdown,
     status_text,
 )
-from engine.drills.timed.run import TimeUp
+from engine.drills.clocked.run import TimeUp
 
 
 class Clock:

@@ -14,6 +14,7 @@ from engine.drills.loader import load_drill_file
 from engine.drills.runner import StepResult, grade_of
 from engine.paths import STORE_FILE
 from engine.schedule import CardState, Grade, Phase
+from tests.conftest import warm_checker
 from tests.engine.cli.conftest import run  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -50,7 +51,7 @@ def test_the_shipped_drills_cover_the_six_derivations_in_3_to_6_steps() -> None:
 
 @pytest.mark.parametrize("drill", shipped_drills(), ids=lambda d: d.id)
 def test_every_expected_chain_checks_step_by_step(drill) -> None:  # type: ignore[no-untyped-def]
-    assert chain_problems(drill) == []
+    assert chain_problems(drill, warm_checker()) == []
 
 
 @pytest.mark.slow

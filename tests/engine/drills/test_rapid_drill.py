@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.checking import check_shape
+from engine.drills.clocked.records import TimedRecords
+from engine.drills.clocked.run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
 from engine.drills.rapid.file import RapidDrill, load_rapid_drill, rapid_drill_file
 from engine.drills.rapid.rounds import (
     RapidPrompt,
@@ -19,11 +21,9 @@ from engine.drills.rapid.rounds import (
     shape_grader,
 )
 from engine.drills.rapid.view import ScriptedRapidFrontend
-from engine.drills.timed.records import TimedRecords
-from engine.drills.timed.run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
 from engine.paths import STORE_FILE
 from engine.store import open_store
-from tests.conftest import CliResult, run_cli
+from tests.conftest import CliResult, run_cli, warm_checker
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.pacing import PacedFrontend as Paced
 
@@ -139,7 +139,7 @@ def test_a_known_mistake_gets_its_message_from_the_checking_worker(store_home: P
     )
     question = draw_questions(one, 1, random.Random(0))[0]
     wrong, message = question.mistakes[0]
-    check = shape_grader()(question, wrong)
+    check = shape_grader(warm_checker())(question, wrong)
     assert not check.correct
     assert check.feedback == message
 

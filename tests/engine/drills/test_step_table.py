@@ -19,6 +19,7 @@ import pytest
 from engine.drills.chain import judge_at
 from engine.drills.loader import load_drill_file
 from engine.drills.model import Drill
+from tests.conftest import warm_checker
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE = Path(__file__).parent / "cases" / "steps-15.tsv"
@@ -69,7 +70,7 @@ def judged() -> dict[int, tuple[bool, str]]:
     drills = shipped()
     verdicts = {}
     for row in ROWS:
-        verdict = judge_at(drills[row.drill], row.step - 1, row.line).verdict
+        verdict = judge_at(warm_checker(), drills[row.drill], row.step - 1, row.line).verdict
         verdicts[row.number] = (verdict.correct, verdict.message)
     return verdicts
 

@@ -12,18 +12,19 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
-from engine.drills.timed.file import TimedDrill, load_timed_drill, timed_drill_file
-from engine.drills.timed.grading import BankChecker, question_text
-from engine.drills.timed.run import (
-    DrillRun,
-    PartStatus,
-    Prompt,
-    Reply,
-    TimeUp,
-    run_drill,
+from engine.drills.clocked.run import DrillRun, PartStatus, QuestionCheck, Reply, TimeUp
+from engine.drills.timed.file import (
+    TimedDrill,
+    TimedPart,
+    TimedQuestion,
+    load_timed_drill,
+    timed_drill_file,
 )
+from engine.drills.timed.grading import BankChecker, question_text
+from engine.drills.timed.run import Prompt, run_drill
 from engine.drills.timed.view import ScriptedTimedFrontend
 from engine.errors import BankError
+from tests.conftest import warm_checker
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.pacing import PacedFrontend as Paced
 
@@ -65,7 +66,9 @@ def drive(
     drill, qset = drill_15(store)
     clock = clock or FakeClock()
     frontend = PacedFrontend(lines, clock, iter(seconds or []))
-    run = run_drill(drill, frontend, BankChecker(qset), clock, prompt_of=question_text(qset))
+    run = run_drill(
+        drill, frontend, BankChecker(qset, warm_checker()), clock, prompt_of=question_text(qset)
+    )
     return run, frontend
 
 
@@ -183,7 +186,7 @@ def test_ctrl_c_ends_the_run_as_interrupted_and_saves_it(store_home: Path) -> No
     run = run_drill(
         drill,
         frontend,
-        BankChecker(qset),
+        BankChecker(qset, warm_checker()),
         clock,
         prompt_of=question_text(qset),
         save=lambda r: saved.append(r.to_dict()),
@@ -217,7 +220,9 @@ def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -
     drill, qset = drill_15(store_home)
     clock = FakeClock()
     frontend = LiveTimeUp(RIGHT_ANSWERS, clock, iter([]))
-    run = run_drill(drill, frontend, BankChecker(qset), clock, prompt_of=question_text(qset))
+    run = run_drill(
+        drill, frontend, BankChecker(qset, warm_checker()), clock, prompt_of=question_text(qset)
+    )
     assert [p.status for p in run.parts[1:4]] == [
         PartStatus.RIGHT,
         PartStatus.TIMED_OUT,
@@ -230,7 +235,7 @@ def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -
 def max_trick(store: Path):  # type: ignore[no-untyped-def]
     drill, qset = drill_15(store)
     part = next(p for p in drill.parts if p.id == "max-trick")
-    checker = BankChecker(qset)
+    checker = BankChecker(qset, warm_checker())
     return part, part.questions[0], checker, question_text(qset)
 
 
@@ -279,3 +284,22 @@ def test_the_max_trick_lists_only_the_names_the_question_uses(store_home: Path) 
     check = checker.check(part, question, "e^{s_i - x} / Σ_j e^{s_j - x}")
     assert not check.correct
     assert "(this question uses m, s_i, s_j, s_k)" in check.feedback
+
+
+def test_a_part_whose_turn_comes_after_the_limit_is_not_reached(store_home: Path) -> None:
+    # The first answer comes in time, but checking it takes the clock past the limit: the next
+    # part is never shown, so it is not reached (not "time up"), and the first stays right.
+    drill, qset = drill_15(store_home)
+    clock = FakeClock()
+    frontend = PacedFrontend(RIGHT_ANSWERS, clock, iter([10]))
+
+    class SlowChecker:
+        def check(self, part: TimedPart, question: TimedQuestion, answer: str) -> QuestionCheck:
+            clock.advance(drill.limit_seconds)
+            return QuestionCheck(True)
+
+    run = run_drill(drill, frontend, SlowChecker(), clock, prompt_of=question_text(qset))
+    assert [p.status for p in run.parts] == [PartStatus.RIGHT] + [PartStatus.NOT_REACHED] * 4
+    assert len(frontend.prompts) == 1
+    assert "time is up" in frontend.text
+    assert not run.within_limit

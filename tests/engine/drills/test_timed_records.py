@@ -12,14 +12,16 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from engine.drills.clocked.records import TimedRecords
+from engine.drills.clocked.run import DrillRun
 from engine.drills.timed.grading import BankChecker, question_text
-from engine.drills.timed.records import TimedRecords
 from engine.drills.timed.results import show_results, sparkline
-from engine.drills.timed.run import DrillRun, run_drill
+from engine.drills.timed.run import run_drill
 from engine.paths import STORE_FILE
 from engine.store import open_store
 from engine.store.db import APPLICATION_ID
 from engine.store.migrations import MIGRATIONS
+from tests.conftest import warm_checker
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.test_timed_drill import EQUATION, RIGHT_ANSWERS, PacedFrontend, drill_15
 
@@ -32,7 +34,7 @@ def timed_run(
     run = run_drill(
         drill,
         frontend,
-        BankChecker(qset),
+        BankChecker(qset, warm_checker()),
         clock,
         prompt_of=question_text(qset),
         save=records.save,
@@ -127,7 +129,7 @@ def run_in_process(home: Path, answers: list[str]) -> subprocess.CompletedProces
     code = (
         "import sys\n"
         "from engine.commands.errors import run_guarded\n"
-        "from engine.drills.timed import run_timed\n"
+        "from engine.commands.clocked import run_timed\n"
         "sys.exit(run_guarded(lambda: run_timed('15', None)))\n"
     )
     return subprocess.run(
@@ -161,8 +163,8 @@ def test_a_scripted_run_in_its_own_process_saves_every_attempt(store_home: Path)
 
 
 def test_a_set_without_a_timed_drill_is_a_usage_error(store_home: Path, capsys) -> None:
+    from engine.commands.clocked import run_timed
     from engine.commands.errors import run_guarded
-    from engine.drills.timed import run_timed
 
     assert run_guarded(lambda: run_timed("demo", None)) == 2
     assert "set demo has no timed drill" in capsys.readouterr().err
@@ -176,7 +178,12 @@ def test_a_run_of_skips_is_neither_in_the_trend_nor_a_best(store_home: Path) -> 
         drill, qset = drill_15(store_home)
         skips = PacedFrontend([":skip"] * len(RIGHT_ANSWERS), clock, iter([1.0] * 7))
         skipped = run_drill(
-            drill, skips, BankChecker(qset), clock, prompt_of=question_text(qset), save=records.save
+            drill,
+            skips,
+            BankChecker(qset, warm_checker()),
+            clock,
+            prompt_of=question_text(qset),
+            save=records.save,
         )
         assert not any(part.right for part in skipped.parts)
         clock.advance(86_400)

@@ -28,6 +28,7 @@ from engine.ui.scripted import ScriptedFrontend
 from engine.ui.session_chart import session_chart
 from engine.ui.strength import strength_table
 from engine.ui.summary import print_summary
+from tests.conftest import warm_checker
 
 ESCAPE = "\x1b"
 START = date(2026, 5, 4)
@@ -167,7 +168,14 @@ def test_the_summary_shows_the_chart_on_a_terminal_and_plain_lines_to_scripts(ca
 def test_the_session_loop_logs_answers_and_takes_back_an_undone_one(store_home: Path) -> None:
     store = open_store(store_home)
     qset = open_set("demo", store_home)
-    session = ReviewSession(store, qset, Scheduling(fuzz=False), lambda: NOW, new_per_day=2)
+    session = ReviewSession(
+        store,
+        qset,
+        Scheduling(fuzz=False),
+        lambda: NOW,
+        new_per_day=2,
+        checker=warm_checker(),
+    )
     # recall-one rated Good, undone, rated Again; then choice-axis answered right (option 1).
     frontend = ScriptedFrontend(io.StringIO("3\n:undo\n1\n1\n"), io.StringIO(), io.StringIO())
     answers: list[AnswerMark] = []

@@ -14,6 +14,7 @@ from engine.session import ReviewSession
 from engine.store import open_store
 from engine.ui.interactive import InteractiveFrontend
 from engine.ui.loop import run_review
+from tests.conftest import warm_checker
 
 NOW = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
@@ -35,6 +36,7 @@ def run_interactive(home: Path, keys: list[str], **kw: object) -> tuple[str, lis
         open_set("demo", home),
         Scheduling(fuzz=False),
         lambda: NOW,
+        checker=warm_checker(),
         **kw,  # type: ignore[arg-type]
     )
     run_review(session, InteractiveFrontend(console))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,20 +16,6 @@ from tests.engine.ui.terminal import Terminal
 
 REVEAL = "(:hint :undo :quit) › "
 RATE = "(:undo :quit) › "
-
-
-@pytest.fixture
-def terminal(store_home: Path) -> Iterator[type[Terminal]]:
-    opened: list[Terminal] = []
-
-    def start(*args: str) -> Terminal:
-        t = Terminal(store_home, *args)
-        opened.append(t)
-        return t
-
-    yield start  # type: ignore[misc]
-    for t in opened:
-        t.close()
 
 
 def rows(home: Path, sql: str) -> list[tuple]:  # type: ignore[type-arg]

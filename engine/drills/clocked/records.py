@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from engine.drills.timed.run import DrillRun
+from engine.drills.clocked.run import DrillRun
 
 
 @dataclass(frozen=True)

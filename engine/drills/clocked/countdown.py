@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 
 from rich.console import Console
 
-from engine.drills.timed.run import TimeUp
+from engine.drills.clocked.run import TimeUp
 
 SAVE, RESTORE = "\x1b7", "\x1b8"
 CLEAR_LINE = "\x1b[2K"
