@@ -18,6 +18,7 @@ from attention_ref.kernel import (
     _ROWS,
     _balanced_tile,
     _exp2_row,
+    _exp2_rows,
     _product_add,
     _product_set,
     _vector_bytes,
@@ -49,6 +50,31 @@ def test_the_float64_exp2_is_within_a_few_float64_roundings() -> None:
     x = np.linspace(-1021.0, 0.0, 400_001)
     relative = np.abs(polynomial_exp2(x) / np.exp2(x) - 1.0)
     assert relative.max() < 1e-15
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows", [1, 2, 5])
+def test_a_tile_of_rows_gets_each_row_s_exp2_and_the_column_sums(rows: int, dtype: Any) -> None:
+    # The kernel's exponentials go through _exp2_rows, which takes float32 rows two at a time
+    # (and a last odd row alone): every row must come out as the one-row function gives it.
+    rng = np.random.default_rng(5)
+    width = 37  # not a whole number of vectors: the loops' remainders are used too
+    tile = np.zeros((rows + 1, width + 3), dtype=dtype)
+    tile[:rows, :width] = rng.uniform(-30.0, 0.0, (rows, width))
+    tile[0, 0] = -np.inf
+    shift = rng.uniform(-2.0, 2.0, width + 3).astype(dtype)
+    exact = np.exp2(tile[:rows, :width].astype(np.float64) - shift[:width])
+    expected = tile.copy()
+    expected_sums = np.full(width + 3, 0.5, dtype=dtype)
+    for j in range(rows):
+        _exp2_row(expected, j, shift, width, expected_sums)
+    sums = np.full(width + 3, 0.5, dtype=dtype)
+    _exp2_rows(tile, rows, shift, width, sums)
+    assert np.array_equal(tile, expected)  # rows past `rows`, columns past `width` untouched
+    rtol = 1e-6 if dtype == np.float32 else 1e-15
+    np.testing.assert_allclose(tile[:rows, :width], exact, rtol=rtol)
+    np.testing.assert_allclose(sums, expected_sums, rtol=rtol)
+    assert np.array_equal(sums[width:], np.full(3, 0.5, dtype=dtype))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

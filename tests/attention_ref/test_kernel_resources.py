@@ -7,6 +7,7 @@ resident memory) is not blurred by the rest of the test session.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -24,14 +25,16 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_python(code: str) -> dict[str, Any]:
-    """Run `code` in a fresh interpreter; it prints one JSON object as its last line."""
+def run_python(code: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run `code` in a fresh interpreter (with `env` added to the environment); it prints one
+    JSON object as its last line."""
     result = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=600,
+        env=None if env is None else {**os.environ, **env},
     )
     assert result.returncode == 0, result.stdout + result.stderr
     answer: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
@@ -112,3 +115,64 @@ def test_the_kernel_never_holds_a_t_by_t_matrix() -> None:
     t_by_t_kib = 2048 * 2048 * 4 // 1024
     assert answer["reference"] >= t_by_t_kib
     assert answer["kernel"] < t_by_t_kib // 8
+
+
+# What Numba is told to compile for when it must not use AVX-512: a Haswell-class CPU.
+AVX2_FEATURES = "+avx,+avx2,+fma,+f16c,+bmi,+bmi2,+popcnt,+sse4.1,+sse4.2,+ssse3,-avx512f"
+
+
+def test_the_avx2_build_of_the_kernel_agrees_with_the_reference(tmp_path: Path) -> None:
+    # The block product's width follows the CPU Numba compiles for, so on an AVX-512 host the
+    # AVX2 build (2 vectors of 8 float32 or 4 float64 per block row) never runs by itself. Here
+    # a fresh process compiles the kernel for a Haswell-class CPU, with a private cache, and
+    # checks its code uses 256-bit registers only and its results against the reference, with
+    # tiles, T and d_v that leave partial panels and blocks everywhere.
+    from llvmlite import binding as llvm
+
+    if not llvm.get_host_cpu_features().get("avx2"):
+        pytest.skip("this CPU cannot run AVX2 code")
+    answer = run_python(
+        """
+        import json
+        import numpy as np
+        from attention_ref import kernel
+        from attention_ref.reference import attention
+
+        errors = {}
+        rng = np.random.default_rng(4)
+        for dtype in (np.float32, np.float64):
+            Q = rng.standard_normal((2, 300, 24)).astype(dtype)
+            K = rng.standard_normal((2, 290, 24)).astype(dtype)
+            V = rng.standard_normal((2, 290, 20)).astype(dtype)
+            keep = rng.random((2, 1, 290)) < 0.8
+            for causal in (False, True):
+                out = kernel.flash_attention(Q, K, V, keep, causal=causal, block_q=128, block_k=96)
+                q, k, v = (a.astype(np.float64) for a in (Q, K, V))
+                with np.errstate(invalid="ignore"):  # a query whose keys are all masked: 0/0
+                    expected = attention(q, k, v, keep, causal=causal)
+                key = f"{np.dtype(dtype).name} {'causal' if causal else 'full'}"
+                same_nans = bool(np.array_equal(np.isnan(out), np.isnan(expected)))
+                error = np.nanmax(np.abs(out - expected)) / np.abs(v).max()
+                errors[key] = float(error) if same_nans else 1.0
+        code = "".join(
+            kernel._attend_query_tile.inspect_asm(signature)
+            for signature in kernel._attend_query_tile.signatures
+        )
+        print(json.dumps({
+            "vector_bytes": kernel._VECTOR_BYTES,
+            "errors": errors,
+            "zmm": code.count("zmm"),
+            "ymm_fma": sum("vfmadd" in line and "ymm" in line for line in code.splitlines()),
+        }))
+        """,
+        env={
+            "NUMBA_CPU_NAME": "haswell",
+            "NUMBA_CPU_FEATURES": AVX2_FEATURES,
+            "NUMBA_CACHE_DIR": str(tmp_path),
+        },
+    )
+    assert answer["vector_bytes"] == 32
+    assert answer["zmm"] == 0
+    assert answer["ymm_fma"] > 0
+    for key, error in answer["errors"].items():
+        assert error < (1e-5 if key.startswith("float32") else 1e-12), key

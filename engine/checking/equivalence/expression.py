@@ -20,7 +20,12 @@ from typing import Any
 
 from engine.checking.equivalence.asked import judge_label
 from engine.checking.equivalence.domain import Domain, declare_domain, is_kronecker_delta
-from engine.checking.reading.notation import names_used, normalise
+from engine.checking.reading.notation import (
+    names_used,
+    normalise,
+    refuse_final_exclamation,
+    uses_factorials,
+)
 from engine.checking.reading.python_spelling import rewrite
 from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
 from engine.checking.reading.statement import (
@@ -106,17 +111,29 @@ def check_expression(
         ranges=domain.ranges,
         families=_families(known, aliases),
     )
+    equation = _equation_sides(expected)
+    if equation is not None:
+        return _check_equation(answer, equation, vocabulary, aliases, mistakes)
     target = _read_author(expected, vocabulary, aliases)
     # Read every listed mistake now, so that an unreadable one is reported whatever is answered.
     known_mistakes = [
         (_read_author(wrong, vocabulary, aliases), message) for wrong, message in mistakes
     ]
+    factorials = any(uses_factorials(text) for text in [expected, *(w for w, _ in mistakes)])
+    vocabulary = _learner_limits(expected, vocabulary, aliases)
     try:
         check_size(answer)
+        refuse_final_exclamation(answer, factorials=factorials)
         rewritten = rewrite(answer)
         links, label_problem, rounded = _answer_links(rewritten.text, vocabulary, aliases, question)
         given = _read_link(links[-1], vocabulary, aliases)
+        _refuse_division_by_zero(given)
     except AnswerError as error:
+        right = None
+        if "is not a known name" in str(error):
+            right = _right_whatever_the_new_names(answer, target, vocabulary, aliases, tolerance)
+        if right is not None:
+            return Verdict(correct=True, interpreted_as=pretty(right), feedback="correct", score=1)
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
@@ -306,6 +323,14 @@ def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> N
         )
 
 
+def _refuse_division_by_zero(expr: Any) -> None:
+    """`1/0` or `x/0` has no value to grade (∞ and -∞ are values; ComplexInfinity is not)."""
+    import sympy
+
+    if expr.has(sympy.zoo, sympy.nan):
+        raise AnswerError("could not read this: it divides by zero, which has no value")
+
+
 def _has_kronecker(*expressions: Any) -> bool:
     return any(
         is_kronecker_delta(str(symbol)) for expr in expressions for symbol in expr.free_symbols
@@ -338,6 +363,122 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
     return expr
 
 
+def _right_whatever_the_new_names(
+    answer: str, target: Any, vocabulary: Vocabulary, aliases: Aliases, tolerance: float
+) -> Any:
+    """An answer that uses names the question does not (`sin²x + cos²x` for 1, `x^0` for 1),
+    read, if it equals the expected answer whatever those names stand for: such an answer is
+    right. None otherwise: it stays ungraded, told which names the question uses."""
+    try:
+        check_size(answer)
+        text = rewrite(answer).text
+        if len(split_chain(text, colon=False).links) != 1:
+            return None
+        extra = names_used(
+            text, symbols=vocabulary.symbols, aliases=aliases, matrices=vocabulary.matrices
+        )
+        wider = replace(vocabulary, symbols=vocabulary.symbols | extra)
+        if wider.symbols == vocabulary.symbols:
+            return None
+        given = _read_link(text, wider, aliases)
+        _refuse_division_by_zero(given)
+    except AnswerError:
+        return None
+    return given if equivalent(given, target, wider, tolerance=tolerance) else None
+
+
+def _equation_sides(expected: str) -> tuple[str, str] | None:
+    """The two sides of an expected answer that is an equation (`y = 2x + 1`), or None."""
+    chain = split_chain(expected, colon=False)
+    if len(chain.links) != 2 or chain.relations != ("=",) or not all(chain.links):
+        return None
+    return chain.links[0], chain.links[1]
+
+
+def _check_equation(
+    answer: str,
+    sides: tuple[str, str],
+    vocabulary: Vocabulary,
+    aliases: Aliases,
+    mistakes: Sequence[tuple[str, str]],
+) -> Verdict:
+    """An equation is answered by an equation with the same solutions: its two sides differ
+    by a nonzero multiple of the expected sides' difference (`y = 2x + 1`, `2x - y = -1`).
+    A listed mistake is an equation too."""
+
+    def difference(equation: tuple[str, str]) -> Any:
+        left, right = (_read_author(side, vocabulary, aliases) for side in equation)
+        return left - right
+
+    target = difference(sides)
+    known_mistakes = []
+    for wrong, message in mistakes:
+        wrong_sides = _equation_sides(wrong)
+        if wrong_sides is None:
+            raise BankError([f"the mistake `{wrong}` must be an equation, as the answer is"])
+        known_mistakes.append((difference(wrong_sides), message))
+    try:
+        check_size(answer)
+        chain = split_chain(rewrite(answer).text, colon=False)
+        if chain.relations != ("=",):
+            given = _read_link(chain.links[-1], vocabulary, aliases)
+            return Verdict(
+                correct=False,
+                interpreted_as=pretty(given),
+                feedback="the answer is an equation: type both of its sides, as `... = ...`",
+            )
+        given_left, given_right = (_read_link(link, vocabulary, aliases) for link in chain.links)
+        _refuse_division_by_zero(given_left - given_right)
+    except AnswerError as error:
+        return Verdict(correct=False, valid=False, feedback=str(error))
+    shown = f"{pretty(given_left)} = {pretty(given_right)}"
+    if _proportional(given_left - given_right, target, vocabulary):
+        return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
+    for wrong, message in known_mistakes:
+        if _proportional(given_left - given_right, wrong, vocabulary):
+            return Verdict(correct=False, interpreted_as=shown, feedback=message)
+    return Verdict(
+        correct=False, interpreted_as=shown, feedback="not equivalent to the expected equation"
+    )
+
+
+def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:
+    """Whether `given` is a nonzero constant times `target` (both zero counts too)."""
+    import numpy as np
+    import sympy
+
+    from engine.checking.equivalence.numeric import Undefined, evaluate
+
+    if equivalent(target, target * 0, vocabulary) or equivalent(given, given * 0, vocabulary):
+        return equivalent(given, target, vocabulary)
+    domain = Domain(
+        positive=vocabulary.positive, integer=vocabulary.integer, ranges=vocabulary.ranges
+    )
+    sampler = domain.sampler(sorted(given.free_symbols | target.free_symbols, key=str))
+    rng = np.random.default_rng(0)
+    for attempt in range(32):
+        try:
+            values = sampler.sample(rng, attempt)
+            ratio = complex(evaluate(given, values)) / complex(evaluate(target, values))
+        except (Undefined, ZeroDivisionError, TypeError):
+            continue
+        if abs(ratio) < 1e-12:
+            return False
+        return equivalent(given, target * sympy.nsimplify(ratio, rational=True), vocabulary)
+    return False
+
+
+def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> Vocabulary:
+    """The limits on a learner's exponents, digits and degree, which keep hostile input cheap,
+    grow to an author's when the expected answer itself needs them: what the bank states as the
+    answer can always be typed (`(x-a)^150` for `(a-x)^150`)."""
+    try:
+        read_expression(expected, vocabulary, aliases=aliases)
+    except AnswerError:
+        return replace(vocabulary, author=True)
+    return vocabulary
+
+
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     try:
         return read_expression(text, replace(vocabulary, author=True), aliases=aliases)
@@ -365,6 +506,8 @@ def equivalent(
 
     vocabulary = vocabulary or Vocabulary()
     try:
+        if a == b:  # the same expression, even one with no value at a point such as ∞
+            return True
         difference = a - b
         if difference == 0:
             return True

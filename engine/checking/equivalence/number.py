@@ -27,6 +27,7 @@ from engine.checking.equivalence.expression import (
     agrees_at_shown_digits,
     pretty,
 )
+from engine.checking.reading.notation import refuse_final_exclamation
 from engine.checking.reading.python_spelling import rewrite
 from engine.checking.reading.safe_ast import check_size
 from engine.checking.reading.statement import (
@@ -119,6 +120,7 @@ def check_number(
     tolerance = Tolerance(abs_tol, rel_tol, precision)
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
+        refuse_final_exclamation(answer, factorials=False)
         chain = split_chain(rewrite(answer).text, colon=False)
         links, label_problem = _without_label(chain, question, unit)
         readings: list[_Reading | None] = []

@@ -178,7 +178,7 @@ def _stand_in(name: str, args: list[Any]) -> Any:
     return _check(total if np.ndim(total) else complex(total))
 
 
-_ELEMENTWISE: dict[str, Callable[[Any], Any]] = {
+_ELEMENTWISE: dict[str, Callable[..., Any]] = {
     "exp": np.exp,
     "log": np.emath.log,
     "Abs": np.abs,
@@ -188,8 +188,30 @@ _ELEMENTWISE: dict[str, Callable[[Any], Any]] = {
     "asin": lambda x: np.arcsin(x + 0j), "acos": lambda x: np.arccos(x + 0j),
     "atan": lambda x: np.arctan(x + 0j), "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
     "asinh": lambda x: np.arcsinh(x + 0j), "acosh": lambda x: np.arccosh(x + 0j),
-    "atanh": lambda x: np.arctanh(x + 0j),
+    "atanh": lambda x: np.arctanh(x + 0j), "sech": lambda x: 1 / np.cosh(x),
+    "csch": lambda x: 1 / np.sinh(x), "coth": lambda x: 1 / np.tanh(x),
+    "acot": lambda x: np.arctan(1 / (x + 0j)), "asec": lambda x: np.arccos(1 / (x + 0j)),
+    "acsc": lambda x: np.arcsin(1 / (x + 0j)), "acoth": lambda x: np.arctanh(1 / (x + 0j)),
+    "asech": lambda x: np.arccosh(1 / (x + 0j)), "acsch": lambda x: np.arcsinh(1 / (x + 0j)),
+    "sign": lambda x: _real(x, np.sign), "factorial": lambda x: _real(x, _gamma_plus_one),
+    "atan2": lambda y, x: _real(y, lambda real_y: np.arctan2(real_y, _real(x, float).real)),
+    "re": lambda x: np.real(x) + 0j, "im": lambda x: np.imag(x) + 0j, "conjugate": np.conj,
 }  # fmt: skip
+
+
+def _real(x: Any, function: Callable[[float], float]) -> Any:
+    """A function defined on real numbers only (the sign, the factorial): complex arguments and
+    matrices have no value here."""
+    if np.ndim(x) or abs(x.imag) > 1e-12:
+        raise Undefined
+    return complex(function(x.real))
+
+
+def _gamma_plus_one(x: float) -> float:
+    """x! as Γ(x + 1), so that n!/(n-1)! = n holds at any real point; poles have no value."""
+    import math
+
+    return math.gamma(x + 1)
 
 
 def _product(expr: Any, args: list[Any]) -> Any:

@@ -25,7 +25,7 @@ _KRONECKER = re.compile(r"KroneckerDelta\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")
 _TOKEN = re.compile(
     r"(?P<space>\s+)|(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/@^])|(?P<open>[(\[])|(?P<close>[)\]])"
-    r"|(?P<comma>,)|(?P<root>√)|(?P<mark>⊤)|(?P<other>.)",
+    r"|(?P<comma>,)|(?P<root>[√∛∜])|(?P<mark>⊤)|(?P<other>.)",
     re.DOTALL,
 )
 
@@ -36,6 +36,25 @@ CASELESS_FUNCTIONS = frozenset(
     {"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min", "sin", "cos", "tan", "sinh"}
     | {"cosh", "tanh"}
 )
+
+
+# Standard functions of one argument, which mathematicians apply without brackets (`sin x`,
+# `ln 2x`) and raise to a power before the argument (`sin^2 x`, `cos²(x)`); `f^-1` is the
+# inverse function where there is one (`sin^-1(x)` is arcsin x, not 1/sin x).
+INVERSE_FUNCTIONS = {
+    "sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc", "cot": "acot",
+    "sinh": "asinh", "cosh": "acosh", "tanh": "atanh", "sech": "asech", "csch": "acsch",
+    "coth": "acoth",
+}  # fmt: skip
+APPLIED_FUNCTIONS = frozenset(INVERSE_FUNCTIONS) | frozenset(INVERSE_FUNCTIONS.values())
+APPLIED_FUNCTIONS |= {"log", "ln", "exp", "log10", "log2", "lg", "abs"}
+# What a run-together word may be made of besides the question's symbols: `sinx`, `2pir`.
+_WORD_PIECES = APPLIED_FUNCTIONS | {"pi"}
+# Words for constants and letters that Python reserves: `infinity` is ∞, `lambda` the letter λ.
+WORD_SPELLINGS = {"infinity": "inf", "Infinity": "inf", "infty": "inf", "lambda": "lamda"}
+WORD_SPELLINGS |= {"varphi": "phi", "vartheta": "theta", "varepsilon": "epsilon", "varrho": "rho"}
+# `log_2(x)`, `log_{10} x`, `log_b(x)`: a logarithm to the base written as its subscript.
+_LOG_BASE = re.compile(r"log_([0-9]+|[A-Za-z])")
 
 
 class Token(NamedTuple):
@@ -59,8 +78,9 @@ def normalise(
     names = _NameTable(symbols, aliases or {})
     text = expand_big_operators(text, names.whole)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
+    _refuse_sign_slips(tokens)
     tokens = _mark_transposes(tokens, names, set(matrices))
-    tokens = names.resolve(tokens)
+    tokens = apply_functions(names.resolve(tokens), names)
     return _assemble(_wrap_roots(tokens), names)
 
 
@@ -116,6 +136,8 @@ class _NameTable:
             return [Token("name", self.single[token.text])]
         if self.is_known(token.text):
             return [token]
+        if token.text in WORD_SPELLINGS:
+            return [Token("name", WORD_SPELLINGS[token.text])]
         if token.text in FUNCTION_ALIASES:  # arcsin, arctan, lg
             return [Token("name", FUNCTION_ALIASES[token.text])]
         if token.text.lower() in CASELESS_FUNCTIONS:  # Softmax, SQRT, Exp
@@ -123,15 +145,16 @@ class _NameTable:
         parts = self.split(token.text)
         if parts is None:
             return [token]  # left for the safe parser to reject by name
-        return [Token("name", self.single[part]) for part in parts]
+        return [Token("name", self.single.get(part, part)) for part in parts]
 
     def split(self, word: str) -> list[str] | None:
-        """Split `word` into known spellings (`QK` -> Q, K), preferring the fewest parts."""
+        """Split `word` into known spellings (`QK` -> Q, K; `sinx` -> sin, x; `pir` -> pi, r),
+        preferring the fewest parts."""
         best: list[list[str] | None] = [[]] + [None] * len(word)
         for end in range(1, len(word) + 1):
             for start in range(end):
                 head, piece = best[start], word[start:end]
-                if head is not None and piece in self.single:
+                if head is not None and (piece in self.single or piece in _WORD_PIECES):
                     candidate = [*head, piece]
                     current = best[end]
                     if current is None or len(candidate) < len(current):
@@ -191,8 +214,211 @@ def _ends_matrix(token: Token, names: _NameTable, matrices: set[str]) -> bool:
     return bool(parts) and names.single.get(parts[-1], parts[-1]) in matrices
 
 
+def _refuse_sign_slips(tokens: list[Token]) -> None:
+    """Signs in a row are a typing slip (`1++2`, `--2`, `2^--2`), except a minus after a `+`
+    or `-` between terms (`1 - -1`, `1 + -1`) and a leading `+-1`. (Raises AnswerError.)"""
+    run: list[str] = []
+    for at, token in enumerate([*tokens, Token("other", "")]):
+        if token.text in {"+", "-"}:
+            run.append(token.text)
+            continue
+        if len(run) > 1:
+            start = at - len(run)
+            between_terms = start > 0 and _ends_term(tokens[start - 1])
+            allowed = (
+                len(run) == 2
+                and run[1] == "-"
+                and (between_terms or (start == 0 and run[0] == "+"))
+            )
+            if not allowed:
+                raise AnswerError(
+                    f"could not read this: `{run[0]}{run[1]}` puts signs in a row; type one sign"
+                )
+        run = []
+
+
+def _ends_term(token: Token) -> bool:
+    return token.kind in {"number", "close", "mark"} or (
+        token.kind == "name" and token.text not in FUNCTION_NAMES
+    )
+
+
+def apply_functions(tokens: list[Token], names: _NameTable) -> list[Token]:
+    """Give every standard function its bracketed argument, as an examiner reads it.
+
+    `sin x` and `ln 2x` apply the function to the juxtaposed operand that follows (up to the
+    next operator or function); `sin^2 x`, `sin**2(x)` and `sin²(x)` are powers of the value,
+    `sin^-1(x)` the inverse function; `n!` and `(n+1)!` are factorials; `log_2(x)` is a
+    logarithm to base 2. Anything else is left as it is, for the parser to judge.
+    """
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        # One `!` after an operand is a factorial; `!!` and `!=` are something else.
+        single = not (_next_is(tokens, i, "=") or _next_is(tokens, i, "!"))
+        if token.text == "!" and out and out[-1].text != "!" and single:
+            start = _operand_start(out)
+            if start is not None:
+                out[start:] = [Token("name", "factorial"), Token("open", "("), *out[start:]]
+                out.append(Token("close", ")"))
+                i += 1
+                continue
+        function, base = _applied_function(token, names)
+        if function is None:
+            out.append(token)
+            i += 1
+            continue
+        j = i + 1
+        exponent, j = _function_exponent(tokens, j)
+        argument, j = _function_argument(tokens, j)
+        if argument is None:
+            out.append(token)
+            i += 1
+            continue
+        argument = apply_functions(argument, names)
+        if base is not None:
+            argument = [*argument, Token("comma", ","), base]
+        if exponent is not None and _is_minus_one(exponent) and function in INVERSE_FUNCTIONS:
+            function, exponent = INVERSE_FUNCTIONS[function], None
+        call = [Token("name", function), Token("open", "("), *argument, Token("close", ")")]
+        if exponent is not None:
+            call = [Token("open", "("), *call, Token("close", ")"), Token("op", "^")]
+            call += [Token("open", "("), *exponent, Token("close", ")")]
+        out.extend(call)
+        i = j
+    return out
+
+
+def refuse_final_exclamation(answer: str, *, factorials: bool) -> None:
+    """A lone `!` at the very end (`d_k!`) is read as a factorial only in a question whose
+    answer has factorials; elsewhere it is more likely emphasis, so it is not graded either way.
+    (Raises AnswerError.)"""
+    stripped = answer.rstrip()
+    if factorials or not stripped.endswith("!") or stripped.count("!") != 1:
+        return
+    raise AnswerError(
+        "could not read this: the `!` at the end would be a factorial; write factorial(...) "
+        "if you mean one, otherwise leave the `!` out"
+    )
+
+
+def uses_factorials(text: str) -> bool:
+    return "!" in text or re.search(r"(?<![\w.])fact(?:orial)?\s*\(", text) is not None
+
+
+def _next_is(tokens: list[Token], i: int, text: str) -> bool:
+    return i + 1 < len(tokens) and tokens[i + 1].text == text
+
+
+def _applied_function(token: Token, names: _NameTable) -> tuple[str | None, Token | None]:
+    """The standard function `token` names (and the base of `log_b`), or None."""
+    if token.kind != "name":
+        return None, None
+    if token.text in APPLIED_FUNCTIONS:
+        return token.text, None
+    base = _LOG_BASE.fullmatch(token.text)
+    if base is None or token.text in names.single:
+        return None, None
+    kind = "number" if base.group(1).isdigit() else "name"
+    return "log", Token(kind, names.single.get(base.group(1), base.group(1)))
+
+
+def _function_exponent(tokens: list[Token], j: int) -> tuple[list[Token] | None, int]:
+    """A numeric exponent written between a function and its argument: `^2`, `**2`, `^(-1)`."""
+    if j >= len(tokens) or tokens[j].text not in {"^", "**"}:
+        return None, j
+    k = j + 1
+    bracketed = k < len(tokens) and tokens[k].kind == "open"
+    k += bracketed
+    sign = k < len(tokens) and tokens[k].text in {"-", "+"}
+    k += sign
+    if k >= len(tokens) or tokens[k].kind != "number":
+        return None, j
+    exponent = tokens[j + 1 + bracketed : k + 1]
+    k += 1
+    if bracketed:
+        if k >= len(tokens) or tokens[k].kind != "close":
+            return None, j
+        k += 1
+    return exponent, k
+
+
+def _is_minus_one(exponent: list[Token]) -> bool:
+    return [t.text for t in exponent] == ["-", "1"]
+
+
+def _function_argument(tokens: list[Token], j: int) -> tuple[list[Token] | None, int]:
+    """The argument after a function: a bracketed group, or the juxtaposed operands that
+    follow (`2x`, `x^2`, `n!`), up to the next operator, bracket or function."""
+    if j < len(tokens) and tokens[j].kind == "open":
+        end = _matching_close(tokens, j)
+        return (None, j) if end is None else (tokens[j + 1 : end], end + 1)
+    run: list[Token] = []
+    while j < len(tokens):
+        token = tokens[j]
+        operand = token.kind == "number" or (token.kind == "name" and _is_operand(token.text))
+        if operand or token.kind == "mark" or (token.text == "!" and run):
+            run.append(token)
+            j += 1
+        elif token.text in {"^", "**"} and run and j + 1 < len(tokens):
+            power, j = _power_operand(tokens, j + 1)
+            if power is None:
+                return None, j
+            run.extend([Token("op", "^"), *power])
+        else:
+            break
+    return (run or None), j
+
+
+def _power_operand(tokens: list[Token], j: int) -> tuple[list[Token] | None, int]:
+    """The exponent after `^` inside a bare argument: `2`, `-1`, `n`, or a bracketed group."""
+    sign = [tokens[j]] if tokens[j].text in {"-", "+"} else []
+    j += len(sign)
+    if j >= len(tokens):
+        return None, j
+    if tokens[j].kind == "open":
+        end = _matching_close(tokens, j)
+        if end is None:
+            return None, j
+        return [*sign, *tokens[j : end + 1]], end + 1
+    if tokens[j].kind in {"number", "name"}:
+        return [*sign, tokens[j]], j + 1
+    return None, j
+
+
+def _matching_close(tokens: list[Token], j: int) -> int | None:
+    depth = 0
+    for k in range(j, len(tokens)):
+        depth += {"open": 1, "close": -1}.get(tokens[k].kind, 0)
+        if depth == 0:
+            return k
+    return None
+
+
+def _operand_start(out: list[Token]) -> int | None:
+    """Where the operand that `out` ends with begins: a number, a name, or a bracketed group
+    with the function called on it (`sin(x)`)."""
+    last = out[-1]
+    if last.kind in {"number", "name"} and _is_operand(last.text):
+        return len(out) - 1
+    if last.kind != "close":
+        return None
+    depth = 0
+    for k in range(len(out) - 1, -1, -1):
+        depth += {"close": 1, "open": -1}.get(out[k].kind, 0)
+        if depth == 0:
+            called = k > 0 and out[k - 1].kind == "name" and out[k - 1].text in FUNCTION_NAMES
+            return k - 1 if called else k
+    return None
+
+
+_ROOT_DEGREES = {"√": "2", "∛": "3", "∜": "4"}
+
+
 def _wrap_roots(tokens: list[Token]) -> list[Token]:
-    """`√x` and `sqrt x` take the next single operand: `√d_k` -> `sqrt(d_k)`."""
+    """`√x` and `sqrt x` take the next single operand: `√d_k` -> `sqrt(d_k)`; `∛x` and `∜x`
+    are roots of degree 3 and 4."""
     out: list[Token] = []
     i = 0
     while i < len(tokens):
@@ -201,10 +427,23 @@ def _wrap_roots(tokens: list[Token]) -> list[Token]:
         if not (token.kind == "root" or token == Token("name", "sqrt")):
             out.append(token)
             continue
-        out.append(Token("name", "sqrt"))
-        if i < len(tokens) and tokens[i].kind in {"name", "number"}:
-            out.extend([Token("open", "("), tokens[i], Token("close", ")")])
-            i += 1
+        degree = _ROOT_DEGREES.get(token.text, "2")
+        if degree == "2":
+            out.append(Token("name", "sqrt"))
+            if i < len(tokens) and tokens[i].kind in {"name", "number"}:
+                out.extend([Token("open", "("), tokens[i], Token("close", ")")])
+                i += 1
+            continue
+        end = _matching_close(tokens, i) if i < len(tokens) and tokens[i].kind == "open" else None
+        if end is not None:
+            argument, i = tokens[i + 1 : end], end + 1
+        elif i < len(tokens) and tokens[i].kind in {"name", "number"}:
+            argument, i = [tokens[i]], i + 1
+        else:
+            out.append(Token("name", "root"))  # left for the parser to refuse
+            continue
+        out += [Token("name", "root"), Token("open", "("), *_wrap_roots(argument)]
+        out += [Token("comma", ","), Token("number", degree), Token("close", ")")]
     return out
 
 
@@ -217,7 +456,10 @@ def _assemble(tokens: list[Token], names: _NameTable) -> str:
     for token in tokens:
         ends_operand = previous is not None and (
             previous.kind in {"number", "close", "mark"}
-            or (previous.kind == "name" and _is_operand(previous.text))
+            or (
+                previous.kind == "name"
+                and (_is_operand(previous.text) or previous.text in names.single)
+            )
         )
         # Only a name we know to be a symbol multiplies a following bracket (`p_i(...)`); an
         # unknown name keeps its call shape so that the safe parser can name it in its message.
@@ -273,8 +515,19 @@ def names_used(
     text = expand_big_operators(text, names.whole)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     tokens = names.resolve(_mark_transposes(tokens, names, set(matrices)))
+    tokens = apply_functions(tokens, names)
     return {
         t.text
-        for t in tokens
-        if t.kind == "name" and t.text not in FUNCTION_NAMES and t.text not in CONSTANT_NAMES
+        for at, t in enumerate(tokens)
+        if t.kind == "name"
+        and t.text not in CONSTANT_NAMES
+        and (t.text not in FUNCTION_NAMES or _symbol_not_call(tokens, at))
     }
+
+
+def _symbol_not_call(tokens: list[Token], at: int) -> bool:
+    """Whether a function's name stands for a symbol here: `E` (an expectation when called) is
+    a field or an energy in `ε_0 E`."""
+    return len(tokens[at].text) == 1 and not (
+        _next_is(tokens, at, "(") or _next_is(tokens, at, "[")
+    )

@@ -49,17 +49,25 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "sin": (1, 1), "cos": (1, 1), "tan": (1, 1), "sec": (1, 1), "csc": (1, 1), "cot": (1, 1),
     "asin": (1, 1), "acos": (1, 1), "atan": (1, 1), "sinh": (1, 1), "cosh": (1, 1),
     "tanh": (1, 1), "asinh": (1, 1), "acosh": (1, 1), "atanh": (1, 1), "log10": (1, 1),
-    "log2": (1, 1), "cbrt": (1, 1),
+    "log2": (1, 1), "cbrt": (1, 1), "sech": (1, 1), "csch": (1, 1), "coth": (1, 1),
+    "acot": (1, 1), "asec": (1, 1), "acsc": (1, 1), "acoth": (1, 1), "asech": (1, 1),
+    "acsch": (1, 1), "sign": (1, 1), "factorial": (1, 1), "atan2": (2, 2), "lg": (1, 2),
+    "root": (1, 2), "re": (1, 1), "im": (1, 1), "conj": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
 # The letters that index a family of symbols (s_i, s_j): a sum over a family runs over one.
 INDEX_LETTERS = frozenset("ijklmn")
-CONSTANT_NAMES = frozenset({"pi", "e", "inf"})
+# `i` is the imaginary unit unless a question declares a symbol `i` (an index, a position).
+CONSTANT_NAMES = frozenset({"pi", "e", "inf", "i"})
 # Other spellings of the functions above: arcsin(x) is asin(x), ln(x) stays ln (it is log).
 FUNCTION_ALIASES = {
     "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
     "arccosh": "acosh", "arctanh": "atanh", "arsinh": "asinh", "arcosh": "acosh",
-    "artanh": "atanh", "lg": "log10", "Exp": "exp", "Log": "log", "Ln": "ln",
+    "artanh": "atanh", "Exp": "exp", "Log": "log", "Ln": "ln",
+    "cosec": "csc", "cosech": "csch", "arccot": "acot", "arcsec": "asec", "arccsc": "acsc",
+    "arccosec": "acsc", "arccoth": "acoth", "arcoth": "acoth", "arcsech": "asech",
+    "arsech": "asech", "arccsch": "acsch", "arcsch": "acsch", "sgn": "sign", "signum": "sign",
+    "fact": "factorial", "arctan2": "atan2", "conjugate": "conj",
 }  # fmt: skip
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
@@ -147,6 +155,8 @@ def parse_tree(text: str, vocabulary: Vocabulary, *, allow_tuple: bool = False) 
     check_size(text, max_length=3 * MAX_LENGTH, max_depth=3 * MAX_DEPTH)
     if not text.strip():
         raise AnswerError("could not read this: the answer is empty")
+    if "#" in text:  # Python would silently drop everything after it as a comment
+        raise refuse("`#` is not maths: type only the expression, without comments")
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as error:
@@ -321,8 +331,13 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sinh": lambda x: math.sinh(abs(x)),
     "cosh": lambda x: math.cosh(abs(x)),
     "log10": lambda x: math.log10(abs(x)),
+    "lg": lambda x, base=10: math.log(abs(x), abs(base)),
+    "root": lambda x, degree=2: abs(x) ** (1 / degree),
     "log2": lambda x: math.log2(abs(x)),
     "cbrt": lambda x: abs(x) ** (1 / 3),
+    # Γ(|x| + 1) overflows past 170!, so a factorial of a large constant is refused as too large
+    # before SymPy would compute its digits.
+    "factorial": lambda x: math.gamma(abs(x) + 1),
 }
 _FLOAT_OPS: dict[type[ast.operator], Callable[[float, float], Any]] = {
     ast.Add: lambda a, b: a + b,

@@ -86,7 +86,7 @@ class SympyBuilder:
     def symbol(self, name: str) -> Any:
         sympy, vocabulary = self.sympy, self.vocabulary
         if not vocabulary.knows(name):  # a constant: a question's own symbol `e` wins
-            return {"pi": sympy.pi, "inf": sympy.oo}.get(name, sympy.E)
+            return {"pi": sympy.pi, "inf": sympy.oo, "i": sympy.I}.get(name, sympy.E)
         if name in vocabulary.matrices:
             return sympy.Symbol(name, commutative=False)
         # Positive and integer symbols are plain SymPy symbols on purpose: with `positive=True`
@@ -105,7 +105,13 @@ class SympyBuilder:
             "atan": sympy.atan, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
             "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh,
             "log10": lambda x: sympy.log(x, 10), "log2": lambda x: sympy.log(x, 2),
-            "cbrt": sympy.cbrt,
+            "cbrt": sympy.cbrt, "sech": sympy.sech, "csch": sympy.csch, "coth": sympy.coth,
+            "acot": sympy.acot, "asec": sympy.asec, "acsc": sympy.acsc, "acoth": sympy.acoth,
+            "asech": sympy.asech, "acsch": sympy.acsch, "sign": sympy.sign,
+            "factorial": sympy.factorial, "atan2": sympy.atan2,
+            "lg": lambda x, base=10: sympy.log(x, base),
+            "root": lambda x, degree=2: x ** (1 / sympy.sympify(degree)),
+            "re": sympy.re, "im": sympy.im, "conj": sympy.conjugate,
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:

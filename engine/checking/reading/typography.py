@@ -23,6 +23,7 @@ _GREEK = {
     "η": "eta", "θ": "theta", "κ": "kappa", "λ": "lamda", "μ": "mu", "ν": "nu", "ξ": "xi",
     "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "φ": "phi", "χ": "chi", "ψ": "psi",
     "ω": "omega", "Δ": "Delta", "Γ": "Gamma", "Θ": "Theta", "Φ": "Phi", "Ω": "Omega",
+    "ϕ": "phi", "ϵ": "epsilon", "ϑ": "theta", "ϱ": "rho", "Λ": "Lamda", "Ψ": "Psi",
 }  # fmt: skip
 # LaTeX spells `lambda` in full, which is a Python keyword; sympy's own spelling avoids that.
 _LATEX_NAMES = {name: name for name in _GREEK.values()} | {
@@ -40,6 +41,9 @@ _LATEX_NAMES = {name: name for name in _GREEK.values()} | {
     "tan": "tan",
     "lambda": "lamda",
     "varepsilon": "epsilon",
+    "varphi": "phi",
+    "vartheta": "theta",
+    "varrho": "rho",
 }
 _SYMBOL_CHARS = {
     "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "∗": "*", "÷": "/",
@@ -63,8 +67,16 @@ _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
 _UNBRACED_ROOT = re.compile(r"\s*([A-Za-z](?:_[A-Za-z0-9]+)?|\d+(?:\.\d+)?)(?![A-Za-z0-9_{])")
 
 
+# Maxima's (STACK's) names of the constants: %pi, %e, %i.
+_PERCENT_CONSTANT = re.compile(r"%(pi|e|i)(?![A-Za-z0-9_])")
+# `25%` is the number 25/100 (a percent sign after anything else is left for the parser).
+_PERCENTAGE = re.compile(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*%")
+
+
 def to_ascii(text: str) -> str:
     """Rewrite Unicode and LaTeX spellings; raises AnswerError for LaTeX it cannot read."""
+    if "%" in text:
+        text = _PERCENTAGE.sub(r"(\1/100)", _PERCENT_CONSTANT.sub(r" \1 ", text))
     return _rewrite_latex(_rewrite_unicode(text))
 
 

@@ -4,9 +4,9 @@
 LaTeX, NumPy spellings, equations with a left side, chains, units, annotations, rounding), each
 with the verdict a careful human grader gives: `correct`, `wrong` (readable, not right) or
 `unreadable` (not graded: the learner is asked to type again). Every answer goes through the
-item's own `grade`, exactly as a session grades it. `cases/peer_scalar_equivalence.tsv` is a table
-in the spirit of the equivalence suites of STACK, PrairieLearn and the MITx grading library:
-pairs of scalar expressions, equivalent or near misses.
+item's own `grade`, exactly as a session grades it. `cases/peer_*.tsv` are tables in the spirit
+of the equivalence suites of STACK, PrairieLearn and the MITx grading library: pairs of scalar
+expressions (the expected one first), equivalent, near misses or unreadable.
 
 Each corpus is one parametrized case that prints its agreement and the answers it misjudged,
 and holds the checker to 98%. Run `pytest -s -q tests/engine/checking/test_checking_agreement.py`
@@ -22,13 +22,14 @@ import pytest
 
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
+from engine.errors import BankError
 from engine.verdict import Verdict
 
 CASES = Path(__file__).parent / "cases"
 VERDICTS = ("correct", "wrong", "unreadable")
 REQUIRED_AGREEMENT = 0.98
 SET_15_CORPUS = sorted(CASES.glob("answers_*.tsv"))
-PEER_TABLE = CASES / "peer_scalar_equivalence.tsv"
+PEER_TABLES = sorted(CASES.glob("peer_*.tsv"))
 
 
 @dataclass(frozen=True)
@@ -56,17 +57,22 @@ def outcome(verdict: Verdict) -> str:
     return "correct" if verdict.correct else "wrong" if verdict.valid else "unreadable"
 
 
-def agrees(row: Row, verdict: Verdict) -> bool:
+def agrees(row: Row, verdict: Verdict | BankError) -> bool:
+    if isinstance(verdict, BankError):  # the expected expression itself could not be read
+        return False
     if outcome(verdict) != row.verdict:
         return False
     return row.fragment is None or row.fragment.lower() in verdict.feedback.lower()
 
 
-def report(name: str, judged: list[tuple[Row, Verdict]]) -> float:
+def report(name: str, judged: list[tuple[Row, Verdict | BankError]]) -> float:
     misjudged = [(row, v) for row, v in judged if not agrees(row, v)]
     agreement = 1 - len(misjudged) / len(judged)
     print(f"\n{name}: agreement {agreement:.1%} ({len(judged) - len(misjudged)}/{len(judged)})")
     for row, verdict in misjudged:
+        if isinstance(verdict, BankError):
+            print(f"  {row.where}: the expected {row.target!r} cannot be read: {verdict}")
+            continue
         print(
             f"  {row.where}: {row.target} | {row.answer!r} expected {row.verdict}"
             f"{' (' + row.fragment + ')' if row.fragment else ''}, got {outcome(verdict)}: "
@@ -80,9 +86,9 @@ def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
     return open_set("15", tmp_path_factory.mktemp("store"))
 
 
-@pytest.mark.parametrize("corpus", ["set 15 answers", "peer scalar equivalence"])
+@pytest.mark.parametrize("corpus", ["set 15 answers", *(path.stem for path in PEER_TABLES)])
 def test_the_checker_agrees_with_a_fair_examiner(set_15: QuestionSet, corpus: str) -> None:
-    judged: list[tuple[Row, Verdict]] = []
+    judged: list[tuple[Row, Verdict | BankError]] = []
     if corpus == "set 15 answers":
         for path in SET_15_CORPUS:
             for row in read_rows(path):
@@ -92,8 +98,11 @@ def test_the_checker_agrees_with_a_fair_examiner(set_15: QuestionSet, corpus: st
     else:
         from engine.checking import check_expression
 
-        for row in read_rows(PEER_TABLE):
-            judged.append((row, check_expression(row.answer, row.target)))
+        for row in read_rows(CASES / f"{corpus}.tsv"):
+            try:
+                judged.append((row, check_expression(row.answer, row.target)))
+            except BankError as error:
+                judged.append((row, error))
     assert report(corpus, judged) >= REQUIRED_AGREEMENT
 
 

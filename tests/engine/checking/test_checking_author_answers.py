@@ -48,7 +48,18 @@ def test_the_limits_that_keep_learner_input_cheap_do_not_refuse_an_author_answer
     from engine.checking import check_expression
 
     # x^150 is past a learner's exponent limit, but a bank may state it (lint verifies it).
-    learner = check_expression("x^150", "x^150")
+    learner = check_expression("x^150", "x^2")
     assert not learner.valid and "exponent too large" in learner.feedback
     assert check_expression("x^2", "x^150").valid  # the author's answer is read, not refused
     assert not check_expression("x^2", "x^150").correct
+
+
+def test_a_learner_may_type_numbers_as_large_as_the_expected_answer_needs() -> None:
+    from engine.checking import check_expression
+
+    assert check_expression("x^150", "x^150").correct
+    assert check_expression("(a-x)^150", "(x-a)^150").correct
+    assert not check_expression("(a-x)^151", "(x-a)^151").correct
+    # ... and no larger than an author may write.
+    beyond = check_expression("x^5000", "x^150")
+    assert not beyond.valid and "exponent too large" in beyond.feedback
