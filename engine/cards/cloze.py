@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -29,6 +30,8 @@ _CLOZE = re.compile(r"\{\{c(\d+)::(.*?)(?:::(.*?))?\}\}", re.DOTALL)
 BLANK = "[ ___ ]"
 # A cloze text in NumPy code: its blank is judged by what it computes.
 _CODE = re.compile(r"\bnp\.|\bdef |\breturn\b|\bnumpy\b")
+# A piece typed as NumPy code, judged by what it computes even in a blank of a formula.
+_CODE_PIECE = re.compile(r"\bnp\.|\bnumpy\.|\.sum\(|\baxis\s*=")
 DEFAULT_INSTRUCTION = "Fill in the blank."
 
 
@@ -49,9 +52,46 @@ def find_blanks(text: str) -> list[Blank]:
 
 
 def normalise_code(text: str) -> str:
-    """The form two spellings of a piece of code are compared in."""
+    """The form two spellings of a piece of code are compared in: spaces dropped, the signs of
+    the entry-by-entry product (`⊙`, `∘`, `*`) made one, braces around a subscript dropped
+    (`v_{j}`), and a trailing full slice dropped (`V[j, :]` selects what `V[j]` does)."""
+    text = _MATH_ALPHANUMERIC.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
     text = text.replace("−", "-").replace('"', "'").replace("×", "*")
-    return re.sub(r"\s+", "", text).rstrip(";")
+    text = text.replace("⊙", "*").replace("∘", "*")
+    text = re.sub(r"\s+", "", text).rstrip(";")
+    text = re.sub(r"_\{(\w+)\}", r"_\1", text)  # v_{j} is v_j
+    return re.sub(r"(?:,:)+\]", "]", text)
+
+
+# Bold, double-struck and full-width letters and digits (`𝟏`, `𝐀`, `Ａ`) are the plain ones.
+_MATH_ALPHANUMERIC = re.compile("[\U0001d400-\U0001d7ff\uff01-\uff5e]")
+
+
+def _without_remark(answer: str) -> str:
+    """A piece without a remark in words after it: `-1 (the last axis)` is -1."""
+    from engine.checking.reading.statement import has_words, trailing_group
+
+    remark = trailing_group(answer)
+    return remark[0] if remark is not None and has_words(remark[1]) else answer
+
+
+def _overlap(context: str, given: str) -> str:
+    """The longest end of `context` (two characters or more, ending in `=`, `(` or `,`) that
+    `given` starts with, leaving something after it; empty when there is none."""
+    for size in range(min(len(context), len(given) - 1), 1, -1):
+        piece = given[:size]
+        if piece[-1] in "=(," and context.endswith(piece):
+            return piece
+    return ""
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _filled(part: str) -> str:
@@ -136,6 +176,7 @@ class ClozeItem(TypedItem):
             check_size(answer)
         except AnswerError as error:
             return Verdict(correct=False, valid=False, feedback=str(error))
+        answer = _without_remark(answer)
         plain = normalise_code(answer)
         given = self._piece_of(plain)
         if not given:
@@ -150,7 +191,7 @@ class ClozeItem(TypedItem):
                 return Verdict(
                     correct=False, interpreted_as=answer.strip(), feedback=mistake.message
                 )
-        if _CODE.search(self.text):
+        if _CODE.search(self.text) or _CODE_PIECE.search(answer):
             # A learner who typed the whole line is judged on the piece it holds.
             computed = self._grade_code(answer if given == plain else given)
             if computed is not None:
@@ -172,11 +213,14 @@ class ClozeItem(TypedItem):
             lambda m: marker if int(m.group(1)) == self.ask else m.group(2), self.text
         )
         reference = self.asked().answer
+        # Every accepted spelling computes a right value: `-1e9` for `-np.inf` in a mask, so
+        # `-10**9` is right too, and a NumPy spelling answers a blank in a formula.
+        references = (reference, *self.accept)
         shown = answer.strip()
         try:
-            result = judge_piece(code, reference, answer, marker)
+            result = judge_piece(code, references, answer, marker)
             if result is None:  # the line is not a program: compare the pieces on their own
-                result = judge_piece(marker, reference, answer, marker)
+                result = judge_piece(marker, references, answer, marker)
         except AnswerError as error:
             return Verdict(correct=False, valid=False, feedback=str(error))
         if result is None:
@@ -186,7 +230,7 @@ class ClozeItem(TypedItem):
         for mistake in self.mistakes:
             try:
                 same = normalise_code(mistake.answer) == normalise_code(answer) or bool(
-                    (m := judge_piece(code, mistake.answer, answer, marker)) and m.same
+                    (m := judge_piece(code, (mistake.answer,), answer, marker)) and m.same
                 )
             except AnswerError:
                 same = False
@@ -208,7 +252,11 @@ class ClozeItem(TypedItem):
         context = (before or after) and len(given) > len(before) + len(after)
         if context and given.startswith(before) and given.endswith(after):
             return given[len(before) : len(given) - len(after)]
-        return given
+        # The keyword or bracket next to the blank typed again: `axis=-1` for `axis=[ ___ ]`.
+        head = _overlap(before, given)
+        tail = _overlap(after[::-1], given[len(head) :][::-1])
+        piece = given[len(head) : len(given) - len(tail)]
+        return piece if _balanced(piece) else given
 
     def _grade_expression(self, answer: str) -> Verdict:
         from engine.checking import check_expression

@@ -199,10 +199,10 @@ class ComputedItem(TypedItem):
         if isinstance(expected, list):
             if _SPACED_NUMBERS.fullmatch(answer):
                 answer = f"[{answer.strip()}]"
-            abs_tol = self.abs_tol
-            if self.precision is not None and self.precision.decimals is not None:
-                abs_tol = max(abs_tol or 0.0, 0.5 * 10.0**-self.precision.decimals)
-            return check_vector(answer, expected, abs_tol=abs_tol, rel_tol=self.rel_tol)
+            precision = None if self.precision is None else self.precision.for_checking()
+            return check_vector(
+                answer, expected, abs_tol=self.abs_tol, rel_tol=self.rel_tol, precision=precision
+            )
         unit = self.inputs.get("unit", self.unit)
         return check_number(
             answer,

@@ -104,7 +104,7 @@ def _canonical(text: str) -> tuple[str, str]:
     plain = plain.replace("[", "(").replace("]", ")")
     plain = re.sub(r"(?<=[a-z0-9_)])\s*[*·.]\s*(?=[a-z(])", " ", plain)
     plain = re.sub(r"\^\((\w)\)", r"^\1", plain)
-    plain = re.sub(r"(?<=[a-z])\s*(?:\^\s*t|⊤)(?![a-z0-9_])", " ", plain)  # q^T k is q·k
+    plain = re.sub(r"(?<=[a-z])\s*(?:\^\s*t(?![a-z0-9_])|⊤)", " ", plain)  # q^T k, qᵀk: q·k
     plain = re.sub(r"\s+", " ", plain).strip()
     spaced = re.sub(r"\s*([^\w\s])\s*", r"\1", plain)
     return spaced, spaced.replace(" ", "")
@@ -163,3 +163,36 @@ def _one_call(bare: str) -> bool:
         if depth == 0:
             return i == len(bare) - 1
     return False
+
+
+# An answer, then one plain word: `i keys`, `6 GiB total`.
+_TRAILING_WORD = re.compile(r"(.*?[\w)\]%])\s+([A-Za-z]{2,})\.?\s*", re.DOTALL)
+# Words that qualify an answer without changing it: `6 GiB in total`, `16 MiB each`.
+_FILLER_WORDS = frozenset({"total", "in", "each", "per", "at", "of", "all", "the", "overall"})
+# Nouns that only say an answer counts numbers: `T(T + d_v) floats`.
+_FILLER_WORDS |= {"numbers", "floats", "values", "entries", "elements", "scalars"}
+MAX_TRAILING_WORDS = 4
+
+
+def without_counted_noun(answer: str, question: str) -> str:
+    """`answer` without trailing words that only say what it counts, in the question's own
+    words or a few fillers: `i keys` to "how many keys", `40 dims` to "which head dimension",
+    `16 MiB per head` to "one head's score matrix", `2.1 seconds at best` to "at best, how many
+    seconds". A unit ends the words (it is converted, or wrong); any other word keeps them all."""
+    from engine.checking.equivalence.units import known_unit
+
+    asked = set(re.findall(r"[a-z]{3,}", question.lower()))
+    text, dropped = answer, 0
+    while dropped < MAX_TRAILING_WORDS:
+        match = _TRAILING_WORD.fullmatch(text)
+        if match is None:
+            break
+        word = match.group(2).lower()
+        if word not in _FILLER_WORDS:  # `at` and `in` are units to pint, not here
+            if known_unit(match.group(2)):
+                break
+            stems = {word, word.removesuffix("s"), word.removesuffix("es")}
+            if not any(len(s) >= 3 and any(w.startswith(s) for w in asked) for s in stems):
+                return answer
+        text, dropped = match.group(1), dropped + 1
+    return text

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,9 @@ TRIALS = 3
 T_Q, T_K, D_K, D_V = 5, 7, 4, 3
 
 
+_OTHER_LITERALS = re.compile(r"(?<![\w.])(true|false|none)(?![\w(])", re.IGNORECASE)
+
+
 class _Failure(Exception):
     """The code cannot be computed (a shape mismatch, a name that does not exist)."""
 
@@ -39,33 +42,49 @@ class CodeVerdict:
     note: str = ""
 
 
-def judge_piece(code: str, reference: str, piece: str, blank: str) -> CodeVerdict | None:
-    """Compare `piece` with `reference` in `code`, where `blank` marks the blank.
+def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) -> CodeVerdict | None:
+    """Compare `piece` in `code`, where `blank` marks the blank, with each of `references`
+    (spellings that are all right): the piece is the same when it computes what one of them
+    does. References outside the subset are passed over.
 
-    Returns None when the card's own code is outside the subset (the caller then compares
-    text); raises AnswerError when the piece cannot be read.
+    Returns None when the card's own code is outside the subset for every reference (the caller
+    then compares text); raises AnswerError when the piece cannot be read.
     """
     if len(piece) > MAX_PIECE:
         raise AnswerError(f"could not read this: keep the piece under {MAX_PIECE} characters")
     piece = piece.strip().replace("−", "-").replace("∞", "np.inf")
+    # `true`, `false`, `none`: another language's spelling of Python's literals.
+    piece = _OTHER_LITERALS.sub(lambda m: m.group(1).lower().capitalize(), piece)
+    if re.search(r"\^|[ᵀ⊤]", piece):  # maths in a blank of code: `K^T` is XOR in Python
+        raise AnswerError(
+            "could not read this: `^` and `ᵀ` are maths, not NumPy; type the code "
+            "(K.T for a transpose, ** for a power)"
+        )
     try:
         piece_tree = ast.parse(piece, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise AnswerError("could not read this: type one Python expression, such as K.T") from None
     _refuse_outside_subset(piece_tree)
+    # The piece as its tree reads it, so that a comment (`K.T  # transpose`) or a line break
+    # cannot spill into the code around the blank.
+    piece = ast.unparse(piece_tree)
     import numpy as np
 
     stripped = code.strip("\n")
     line = stripped[: stripped.index(blank)].count("\n") + 1 if blank in stripped else 0
-    same = True
     note = ""
     no_op = bool(re.search(r"\.transpose\(\s*(?:0\s*,\s*1|-2\s*,\s*-1)\s*\)", piece))
+    # The references that compute at all; each stays a candidate while it agrees in every trial.
+    candidates = list(dict.fromkeys(references))
     for trial in range(TRIALS):
-        try:
-            expected = _run(
-                code.replace(blank, f"({reference})"), np.random.default_rng(trial), line
-            )
-        except (_Failure, SyntaxError, ValueError, TypeError, ArithmeticError, RecursionError):
+        values = {}
+        for reference in candidates:
+            try:
+                filled = code.replace(blank, f"({reference})")
+                values[reference] = _run(filled, np.random.default_rng(trial), line)
+            except (_Failure, SyntaxError, ValueError, TypeError, ArithmeticError, RecursionError):
+                continue
+        if not values:
             return None
         try:
             got = _run(code.replace(blank, f"({piece})"), np.random.default_rng(trial), line)
@@ -75,14 +94,18 @@ def judge_piece(code: str, reference: str, piece: str, blank: str) -> CodeVerdic
             return CodeVerdict(
                 False, _with_no_op(f"it cannot be computed here: {failure}", no_op, piece)
             )
+        except SyntaxError:  # the piece does not fit where the blank is
+            raise AnswerError(
+                "could not read this: type one Python expression, such as K.T"
+            ) from None
         except (ValueError, TypeError, ArithmeticError, IndexError, RecursionError) as exc:
             return CodeVerdict(False, _with_no_op(_cannot(exc), no_op, piece))
-        if not _same(expected, got):
-            same = False
-            break
-    if not same and no_op:
-        note = NO_OP_TRANSPOSE.format(call=piece)
-    return CodeVerdict(same, note)
+        candidates = [ref for ref, expected in values.items() if _same(expected, got)]
+        if not candidates:
+            if no_op:
+                note = NO_OP_TRANSPOSE.format(call=piece)
+            return CodeVerdict(False, note)
+    return CodeVerdict(True)
 
 
 def _cannot(exc: Exception) -> str:
@@ -144,6 +167,13 @@ def _run(code: str, rng: Any, line: int) -> Any:
         for name in names:
             env.setdefault(name, _input_for(name, rng))
         body = function.body
+    else:
+        # A piece of a formula on its own (`(G * A).sum(-1, keepdims=True)`): every name it
+        # uses is an input, drawn from the name, so that two spellings see the same arrays.
+        base = int(rng.integers(1 << 30))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id not in env and node.id not in _BUILTINS:
+                env[node.id] = _input_for(node.id, _rng_for(base, node.id))
     result: Any = None
     evaluator = _Evaluator(env)
     for statement in body:
@@ -169,7 +199,13 @@ def _run(code: str, rng: Any, line: int) -> Any:
 def _environment() -> dict[str, Any]:
     import numpy as np
 
-    return {"np": np, "numpy": np, "math": math, "inf": math.inf}
+    return {"np": np, "numpy": np, "math": math, "inf": math.inf, "infinity": math.inf}
+
+
+def _rng_for(base: int, name: str) -> Any:
+    import numpy as np
+
+    return np.random.default_rng([base, *name.encode()])
 
 
 def _input_for(name: str, rng: Any) -> Any:
@@ -182,13 +218,15 @@ _NUMPY_FUNCTIONS = frozenset(
     | {"einsum", "max", "min", "amax", "amin", "sum", "mean", "subtract", "add", "multiply"}
     | {"divide", "true_divide", "maximum", "minimum", "abs", "square", "array", "asarray"}
     | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
-    | {"inf", "infty", "NINF", "newaxis"}
+    | {"inf", "infty", "NINF", "newaxis", "reshape", "finfo", "float16"}
 )
-_MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow"})
+_MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow", "nan"})
 _ARRAY_METHODS = frozenset(
     {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T", "mT"}
-    | {"shape", "ndim", "size"}
+    | {"shape", "ndim", "size", "reshape"}
 )
+# NumPy functions a learner may call without the module, as after `from numpy import exp`.
+_BARE_NUMPY = frozenset({"sqrt", "exp", "log", "transpose", "swapaxes", "matmul", "dot"})
 _BUILTINS: dict[str, Callable[..., Any]] = {
     "len": len, "float": float, "int": int, "abs": abs, "max": max, "min": min,
 }  # fmt: skip
@@ -208,6 +246,10 @@ class _Evaluator:
                 return self.env[node.id]
             if node.id in _BUILTINS:
                 return _BUILTINS[node.id]
+            if node.id in _BARE_NUMPY:  # `exp(S)`, `sqrt(...)`: NumPy's, imported by name
+                import numpy as np
+
+                return getattr(np, node.id)
             raise _Failure(f"unknown:`{node.id}` is not a name this code defines")
         if isinstance(node, ast.Attribute):
             return self._attribute(node)
@@ -251,6 +293,8 @@ class _Evaluator:
                 return np.inf
             if name == "NINF":
                 return -np.inf
+            if name in {"nan", "NaN", "NAN"}:
+                return np.nan
             if name in _NUMPY_FUNCTIONS and hasattr(np, name):
                 return getattr(np, name)
             raise _Failure(f"unknown:`np.{name}` is not part of the NumPy this checker reads")
@@ -260,6 +304,8 @@ class _Evaluator:
             raise _Failure(f"unknown:`math.{name}` is not part of what this checker reads")
         if isinstance(base, np.ndarray | np.generic) and name in _ARRAY_METHODS:
             return getattr(base, name)
+        if isinstance(base, np.finfo) and name in {"min", "max", "eps", "tiny"}:
+            return getattr(base, name)  # np.finfo(np.float32).min, a mask's "minus infinity"
         raise _Failure(f"unknown:`.{name}` is not part of the NumPy this checker reads")
 
     def _binary(self, node: ast.BinOp) -> Any:

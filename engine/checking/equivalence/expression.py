@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.checking.equivalence.asked import judge_label
+from engine.checking.equivalence.asked import judge_label, without_counted_noun
 from engine.checking.equivalence.domain import Domain, declare_domain, is_kronecker_delta
 from engine.checking.reading.notation import (
     names_used,
@@ -28,6 +28,7 @@ from engine.checking.reading.notation import (
 )
 from engine.checking.reading.python_spelling import rewrite
 from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
+from engine.checking.reading.spoken import read_spoken
 from engine.checking.reading.statement import (
     has_words,
     is_plain_number,
@@ -47,10 +48,18 @@ SIMPLIFY_LIMIT = 40
 SIMPLIFY_DEPTH = 6
 SIMPLIFY_EXPONENT = 10
 # `d_k/2 (T ≫ d_k)`: a bracket stating a condition is a remark, not a factor.
-_RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→]")
+_RELATION_SIGNS = re.compile(r"[≫≪<>≥≤→≠]|!=")
 _BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
-# A number with two decimal points, `22.6.3`: a slip, not a product.
-_TWO_POINTS = re.compile(r"\d*\.\d+\.\d+")
+# A number with two decimal points, `22.6.3` or `0..471`: a slip, not a product.
+_TWO_POINTS = re.compile(r"\d*\.\d*\.\d+")
+_INDEXED = re.compile(r"(?<![\w.])([A-Za-z])\[\s*([A-Za-z0-9])\s*\]")
+
+
+def _indexed(match: re.Match[str], vocabulary: Vocabulary) -> str:
+    name = f"{match.group(1)}_{match.group(2)}"
+    return name if name in vocabulary.symbols else match.group()
+
+
 # The longest interpretation shown to a learner, in characters.
 PRETTY_LIMIT = 300
 
@@ -93,6 +102,7 @@ def check_expression(
         known |= names_used(
             author_text, symbols=known, aliases=aliases, matrices=declared["matrices"]
         )
+    known |= question_symbols(question)
     for author_text in context:  # the rest of a formula the answer is part of
         try:
             known |= names_used(
@@ -126,7 +136,7 @@ def check_expression(
         refuse_final_exclamation(answer, factorials=factorials)
         rewritten = rewrite(answer)
         links, label_problem, rounded = _answer_links(rewritten.text, vocabulary, aliases, question)
-        given = _read_link(links[-1], vocabulary, aliases)
+        given = _read_answer(links[-1], vocabulary, aliases, question)
         _refuse_division_by_zero(given)
     except AnswerError as error:
         right = None
@@ -135,6 +145,8 @@ def check_expression(
         if right is not None:
             return Verdict(correct=True, interpreted_as=pretty(right), feedback="correct", score=1)
         return Verdict(correct=False, valid=False, feedback=str(error))
+    equal = _stated_equal(question, target)
+    given = _as_stated(given, equal)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
     if rounded is not None:
@@ -160,6 +172,9 @@ def check_expression(
                 step = _read_link(link, vocabulary, aliases)
             except AnswerError:
                 continue  # working in words: not checked
+            step = _as_stated(step, equal)
+            if _states_a_moment(step):
+                continue  # `Var(q·k)/d_k`: the quantity restated, its value not known here
             if not equivalent(step, target, vocabulary, tolerance=tolerance):
                 feedback = f"a step of the chain does not hold: `{link}` is not `{links[-1]}`"
                 return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
@@ -202,6 +217,104 @@ def _judge(
             if equivalent(given, wrong, vocabulary, tolerance=tolerance, kronecker=kronecker):
                 return Verdict(correct=False, interpreted_as=shown, feedback=message)
     return Verdict(correct=False, interpreted_as=shown, feedback=_wrong_hint(given, target))
+
+
+# Single letters of a question's prose that are no symbols: the article, and `e.g.`, `i.e.`.
+_PROSE_LETTERS = frozenset({"a"})
+
+
+def question_symbols(question: str) -> set[str]:
+    """The symbols the text of a question names: `T` and `i` in "positions 1, 2, …, T ... the
+    query at position i". An answer that uses one where it does not belong is readable and
+    wrong (`T - i + 1` keys); a name the question never mentions (`d_q`) is a slip, and the
+    learner is asked again."""
+    from engine.checking.reading.notation import tokenise
+    from engine.checking.reading.safe_ast import is_symbol_like
+
+    try:
+        tokens = [t for t in tokenise(question) if t.kind != "space"]
+    except AnswerError:
+        return set()
+    found = set()
+    for at, token in enumerate(tokens):
+        before = tokens[at - 1].text if at > 0 else ""
+        after = tokens[at + 1].text if at + 1 < len(tokens) else ""
+        if (
+            token.kind == "name"
+            and is_symbol_like(token.text)
+            and token.text not in _PROSE_LETTERS
+            and before not in {"^", "**", "."}  # K^T, K.T, Q.shape: no symbols
+            and after not in {".", "("}  # e.g., f(x)
+            and not (token.text == "R" and after == "^")  # ℝ^d_k, the real vectors
+        ):
+            found.add(token.text)
+    return found
+
+
+def _sets_apart(token: Any) -> bool:
+    """Whether `token` can stand next to a plain equation in prose: a comma, a bracket, a full
+    stop or question mark, or a word."""
+    return token.kind in {"comma", "name"} or token.text in {"(", ")", ".", "?", ":", ";"}
+
+
+def question_equalities(question: str) -> list[set[str]]:
+    """Symbols the question states to be equal: "with T_q = T_k = T and d_v = d_k" gives
+    {T_q, T_k, T} and {d_v, d_k}. Only plain equalities of symbols count, not definitions
+    such as `S = Q Kᵀ / √d_k` or values such as `d_k = 64`."""
+    from engine.checking.reading.notation import tokenise
+    from engine.checking.reading.safe_ast import is_symbol_like
+
+    # `s.max(...)`: a dot between names is an attribute, an operator here, not a full stop.
+    question = re.sub(r"(?<=[\w)\]])\.(?=[A-Za-z_])", "@", question)
+    try:
+        tokens = [t for t in tokenise(question) if t.kind != "space"]
+    except AnswerError:
+        return []
+
+    def symbol(at: int) -> bool:
+        return (
+            0 <= at < len(tokens) and tokens[at].kind == "name" and is_symbol_like(tokens[at].text)
+        )
+
+    groups: list[set[str]] = []
+    at = 0
+    while at < len(tokens):
+        run = [at]
+        while symbol(run[-1]) and run[-1] + 2 < len(tokens) and tokens[run[-1] + 1].text == "=":
+            run.append(run[-1] + 2)
+        end = run[-1] + 1
+        plain = (
+            len(run) > 1
+            and all(symbol(i) for i in run)
+            and (at == 0 or _sets_apart(tokens[at - 1]))
+            and (end == len(tokens) or (_sets_apart(tokens[end]) and not symbol(end)))
+        )
+        if plain:
+            groups.append({tokens[i].text for i in run})
+        at = run[-1] + 1
+    return groups
+
+
+def _stated_equal(question: str, target: Any) -> dict[str, Any]:
+    """For each symbol the question equates to one the expected answer uses, that symbol."""
+    if not question:
+        return {}
+    used = {str(symbol): symbol for symbol in getattr(target, "free_symbols", ())}
+    equal: dict[str, Any] = {}
+    for group in question_equalities(question):
+        kept = [name for name in group if name in used]
+        if len(kept) == 1:
+            equal |= {name: used[kept[0]] for name in group if name != kept[0]}
+    return equal
+
+
+def _as_stated(expr: Any, equal: dict[str, Any]) -> Any:
+    """`expr` with the symbols the question equates written as the expected answer's own:
+    `2T²d_k + 2T²d_v` is 4T²d_k where the question says d_v = d_k."""
+    if not equal:
+        return expr
+    swaps = {s: equal[str(s)] for s in expr.free_symbols if str(s) in equal}
+    return expr.xreplace(swaps) if swaps else expr
 
 
 def _answer_links(
@@ -262,6 +375,22 @@ def agrees_at_shown_digits(
     return math.isclose(exact, value, rel_tol=1e-6, abs_tol=1e-12)
 
 
+def _read_answer(text: str, vocabulary: Vocabulary, aliases: Aliases, question: str) -> Any:
+    """The last link: as it is, or, when that cannot be read, without the words after it that
+    say what it counts (`i keys`, `i keys (1 through i)`, `T(T + d_v) floats`)."""
+    try:
+        return _read_link(text, vocabulary, aliases)
+    except AnswerError:
+        shorter = text
+        remark = trailing_group(shorter)
+        if remark is not None and has_words(remark[1], vocabulary.symbols):
+            shorter = remark[0]
+        shorter = without_counted_noun(shorter, question)
+        if shorter == text:
+            raise
+        return _read_link(shorter, vocabulary, aliases)
+
+
 def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     """One link of a chain; a bracketed remark in words after it (`0 (by symmetry)`) is
     ignored, and a number may be a word (`zero`)."""
@@ -274,7 +403,11 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     except AnswerError:
         group = trailing_group(text)
         known = frozenset(vocabulary.symbols) | frozenset(aliases)
-        if group is not None and (has_words(group[1], known) or _RELATION_SIGNS.search(group[1])):
+        if group is not None and (
+            has_words(group[1], known)
+            or _RELATION_SIGNS.search(group[1])
+            or group[1].startswith(("=", "≈"))  # `1 (= d_k/d_k)`: working, as a remark
+        ):
             return read_expression(number_word(group[0]), vocabulary, aliases=aliases)
         head = _without_unit(text)
         if head is None:
@@ -323,6 +456,14 @@ def _refuse_unknown_functions(text: str, known: set[str], aliases: Aliases) -> N
         )
 
 
+def _states_a_moment(expr: Any) -> bool:
+    """Whether `expr` holds a mean or a variance, `E[...]` or `Var(...)`, whose value the
+    checker does not know: a link that restates the question in other terms."""
+    from sympy.core.function import AppliedUndef
+
+    return any(call.func.__name__ in {"E", "Var"} for call in expr.atoms(AppliedUndef))
+
+
 def _refuse_division_by_zero(expr: Any) -> None:
     """`1/0` or `x/0` has no value to grade (∞ and -∞ are values; ComplexInfinity is not)."""
     import sympy
@@ -340,6 +481,9 @@ def _has_kronecker(*expressions: Any) -> bool:
 def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | None = None) -> Any:
     """Read typed text into a SymPy expression, or raise AnswerError saying why not."""
     check_size(text)  # before any rewriting, so hostile text costs nothing
+    text = read_spoken(text)
+    # `s[i]` is s_i when the question uses s_i: indexing written as code.
+    text = _INDEXED.sub(lambda m: _indexed(m, vocabulary), text)
     doubled = _TWO_POINTS.search(text)
     if doubled:
         raise AnswerError(

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.checking.equivalence.asked import judge_label
+from engine.checking.equivalence.asked import judge_label, without_counted_noun
 from engine.checking.equivalence.expression import (
     _evaluate_number,
     agrees_at_shown_digits,
@@ -100,6 +100,7 @@ class _Reading:
     shown: str
     problem: str | None = None  # working in brackets that disagrees, a unit of another kind
     converted: str = ""  # `16 GiB = 16384 MiB` when the answer was in another unit
+    unitless: bool = False  # a plain number (the question's unit is implied)
 
 
 def check_number(
@@ -129,9 +130,14 @@ def check_number(
             try:
                 readings.append(_read(link, unit, tolerance))
             except AnswerError:
-                if last:
+                if not last:
+                    readings.append(None)  # working in words between the links: not checked
+                    continue
+                # `40 dims`, `2.1 seconds at best`: words that say what the answer counts
+                shorter = without_counted_noun(link, question)
+                if shorter == link:
                     raise
-                readings.append(None)  # working in words between the links: not checked
+                readings.append(_read(shorter, unit, tolerance))
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     final = readings[-1]
@@ -168,7 +174,7 @@ def check_number(
         return wrong(disagreement)
     checked = readings[:-2] if before is not None else readings[:-1]  # a rounding agrees
     for link, reading in zip(links, checked, strict=False):
-        if reading is not None and abs(reading.value - expected) > allowed:
+        if reading is not None and not _step_holds(reading, expected, allowed, unit):
             return wrong(f"the step `{link}` does not hold: it is {_format(reading.value)}")
     precise = math.isclose(final.value, expected, rel_tol=1e-9, abs_tol=1e-12)
     feedback = "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
@@ -184,6 +190,19 @@ def _rounding_problem(links: list[str], before: _Reading, final: _Reading) -> st
         return ""
     shown_exact = links[-2] if exact_first else links[-1]
     return f"`{links[-2]} ≈ {links[-1]}` does not hold: {shown_exact} is {_format(exact.value)}"
+
+
+def _step_holds(reading: _Reading, expected: float, allowed: float, unit: str | None) -> bool:
+    """Whether a link of working holds. Working may count in the unit without its prefix
+    (`2048² × 4 = 16777216 = 16 MiB` in bytes, `4096² = 16.8M` as a count for millions)."""
+    if abs(reading.value - expected) <= allowed:
+        return True
+    if unit is None or not reading.unitless:
+        return False
+    from engine.checking.equivalence.units import unprefixed_factor
+
+    factor = unprefixed_factor(unit)
+    return factor is not None and abs(reading.value / factor - expected) <= allowed
 
 
 def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[str], str]:
@@ -205,15 +224,17 @@ def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[
 def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
     text = number_word(_THRESHOLD.sub("", link.strip(), count=1))
     group = trailing_group(text)
-    # `8 (√64)` is a number with its working and `0 (by symmetry)` one with a remark; `ln (x)`
-    # is a call.
-    if group is not None and (is_plain_number(group[0]) or has_words(group[1])):
+    # `8 (√64)` is a number with its working, `16 MiB (2048·2048·4 B)` one with a unit, and
+    # `0 (by symmetry)` one with a remark; `ln (x)` is a call.
+    if group is not None and (
+        is_plain_number(group[0]) or has_words(group[1]) or _split_unit(group[0]) is not None
+    ):
         head, inner = group
         head_reading = _read(head, unit, tolerance)
         working = _working_value(inner, unit)
         if working is None:
             return head_reading  # a remark in words: `0 (by symmetry)`
-        if not agrees_at_shown_digits(working, head_reading.value, head):
+        if not _agrees(working, head_reading.value, head, unit, tolerance):
             gives = f"{_format(working)}, not {_format(head_reading.value)}"
             problem = f"your working `{inner}` gives {gives}"
             return _Reading(head_reading.value, head_reading.shown, problem)
@@ -225,15 +246,18 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
         return _Reading(value, f"{_format(value)} ({text})")
     try:
         expr, value = _value(text)
-    except AnswerError:
+    except AnswerError as error:
         split = _split_unit(text)
         if split is None:
             raise
         number, typed_unit = split
+        try:
+            _value(number)
+        except AnswerError:  # `1/T` is no number `1/` in teslas: say what the whole lacks
+            raise error from None
         return _with_unit(number, typed_unit, unit)
-    return _Reading(
-        value, _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
-    )
+    shown = _format(value) if expr.is_Rational else f"{pretty(expr)} = {_format(value)}"
+    return _Reading(value, shown, unitless=True)
 
 
 def _with_unit(number: str, typed_unit: str, unit: str | None) -> _Reading:
@@ -280,6 +304,22 @@ def _working_value(inner: str, unit: str | None) -> float | None:
         except AnswerError:
             continue
     return None
+
+
+def _agrees(
+    working: float, value: float, typed: str, unit: str | None, tolerance: Tolerance
+) -> bool:
+    """Whether working agrees with the number it explains: to the digits that number shows, or
+    within the question's own tolerance (working from rounded numbers, `24·16·1.07` for 412),
+    also when it counts in the unit without its prefix (`4·2048²·64` FLOP for 1.07 GFLOP)."""
+    from engine.checking.equivalence.units import unprefixed_factor
+
+    factor = unprefixed_factor(unit) if unit else None
+    candidates = [working] if factor in (None, 1.0) else [working, working / factor]
+    stated = tolerance.precision is None and bool(tolerance.abs_tol or tolerance.rel_tol)
+    if stated and any(abs(c - value) <= tolerance.allowed(value) for c in candidates):
+        return True
+    return any(agrees_at_shown_digits(c, value, typed) for c in candidates)
 
 
 def _plain_spellings(text: str) -> str:

@@ -51,7 +51,8 @@ def parse_shape(
 
 _REAL_SPACE = re.compile(r"^\s*(?:ℝ|R|\\mathbb\s*\{\s*R\s*\}|\\mathbb\s+R|\\R)\s*\^\s*")
 _ROWS_COLUMNS = re.compile(
-    r"^\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*$", re.IGNORECASE
+    r"^\s*[(\[]?\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*[)\]]?\s*$",
+    re.IGNORECASE,
 )
 _BRACKETS_THEN_WORDS = re.compile(r"^\s*([(\[][^()\[\]]*[)\]])\s*[-—–,;:]?\s*(.+)$")
 _TRAILING_BRACKETS = re.compile(r"^(.*?)[\s,:]*([(\[].*[)\]])\s*$", re.DOTALL)
@@ -81,6 +82,8 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
         known = frozenset(aliases) | {n for names in aliases.values() for n in names}
         if has_words(prose.group(1), known | _DIMENSION_WORDS):
             return prose.group(2)
+        if has_words(prose.group(2), known | _DIMENSION_WORDS):
+            return prose.group(1)  # `T_q × T_k (queries × keys)`: the shape, then a remark
     return text
 
 

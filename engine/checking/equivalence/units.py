@@ -70,8 +70,6 @@ def convert(value: float, unit: str, target: str) -> float:
 
 
 def _parse(text: str) -> Any:
-    import pint
-
     words = re.split(r"(\s*[/·*]\s*|\s+per\s+|\^-?\d)", text.strip())
     spelled = []
     for word in words:
@@ -84,7 +82,31 @@ def _parse(text: str) -> Any:
         else:
             spelled.append(_SPELLINGS.get(bare, word))
     unit_text = "".join(spelled)
+    for spelling in (unit_text, unit_text.lower()):  # `Mebibytes`, `Seconds`: capitalised
+        try:
+            return registry().parse_units(spelling)
+        except Exception:  # pint fails on odd text in its own ways (AssertionError, KeyError)
+            if not re.fullmatch(r"[A-Z][a-z]{3,}", unit_text):
+                break
+    raise AnswerError(f"could not read this: `{text.strip()}` is not a unit")
+
+
+_COUNTING_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def unprefixed_factor(target: str) -> float | None:
+    """How many of the unit without its prefix one `target` is: 2**20 for MiB (bytes), 1e9 for
+    GFLOP, 1e6 for `million` (a plain count); None when `target` is no unit pint reads."""
     try:
-        return registry().parse_units(unit_text)
-    except (pint.errors.PintError, AttributeError, ValueError, TypeError, SyntaxError, KeyError):
-        raise AnswerError(f"could not read this: `{text.strip()}` is not a unit") from None
+        units = registry()
+        parsed = _parse(target)
+        factor = 1.0
+        for name, power in parsed._units.items():
+            if name in _COUNTING_WORDS:
+                factor *= _COUNTING_WORDS[name] ** power
+                continue
+            ((_, bare, suffix),) = units.parse_unit_name(name)
+            factor *= float(units.Quantity(1, name).to(bare + suffix).magnitude) ** power
+        return factor
+    except Exception:  # pint fails in its own ways on odd text; a missing factor is no error
+        return None

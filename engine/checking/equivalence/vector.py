@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+from engine.checking.equivalence.number import NEAR_MISS_STEPS, Precision
 from engine.checking.reading.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
+from engine.checking.reading.statement import has_words, split_chain, trailing_group
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -32,6 +36,11 @@ TRANSPOSED = "the matrix is transposed: rows and columns are swapped"
 Numbers: TypeAlias = list[Any]
 
 _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_IDENTITY = re.compile(
+    r"(?:I_?\{?([1-8₁-₈])\}?|(?:(?:np|numpy)\s*\.\s*)?(?:eye|identity)\s*\(\s*([1-8])\s*\))"
+)
+_ROUNDED = re.compile(r"^\s*(?:≈|~|\\approx\s*)")
+_PERCENT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))\s*%")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
 _OPEN, _CLOSE = "([{", ")]}"
 _ARRAY_CALL = re.compile(r"(?:(?:np|numpy)\s*\.\s*)?(?:array|asarray)\s*\((.*)\)", re.DOTALL)
@@ -48,6 +57,10 @@ def parse_vector(text: str) -> Numbers:
     wrapped = _ARRAY_CALL.fullmatch(plain)
     if wrapped:  # NumPy's own print-out: array([0.66, 0.24, 0.1]) or np.array([...])
         plain = wrapped.group(1).strip()
+    identity = _IDENTITY.fullmatch(plain)
+    if identity:  # `I₂`, `np.eye(2)`: the identity matrix, as the prompts name it
+        size = unicodedata.digit(identity.group(1) or identity.group(2))
+        return [[1.0 if i == j else 0.0 for j in range(size)] for i in range(size)]
     if not plain:
         raise AnswerError("could not read this: the answer is empty")
     reader = _Reader()
@@ -107,8 +120,12 @@ class _Reader:
         self.entries += 1
         if self.entries > MAX_ENTRIES:
             raise AnswerError(f"could not read this: keep it under {MAX_ENTRIES} numbers")
+        text = _ROUNDED.sub("", text)  # `≈0.09`, `~0.24`: a rounded entry
         if not text:
             raise AnswerError(f"could not read this: entry {self.entries} is missing")
+        percent = _PERCENT.fullmatch(text)
+        if percent:  # `66%`, as a share: 0.66
+            return self.entry(percent.group(1)) / 100
         if _PLAIN_NUMBER.fullmatch(text):
             value = float(text)
             if not math.isfinite(value):
@@ -221,14 +238,19 @@ def check_vector(
     *,
     abs_tol: float | None = None,
     rel_tol: float | None = None,
+    precision: Precision | None = None,
 ) -> Verdict:
     """Grade a typed vector or matrix against `expected`, a (nested) list of numbers.
 
     Each entry is right within `abs_tol` or `rel_tol` of its expected value (either suffices;
-    with neither, to about nine significant digits). A row `[3, 4]` answers a 1 × 2 matrix
-    `[[3, 4]]`: shapes that differ only by leading dimensions of length 1 are the same. The
-    score is the fraction of entries that are right. Raises BankError when `expected` is no
-    rectangular list of numbers.
+    with neither, to about nine significant digits). With a `precision` (N decimals or N
+    significant figures, shown in the prompt) each entry must instead round to the expected one
+    rounded that way (more digits are fine), as a single number must. A row `[3, 4]` answers a
+    1 × 2 matrix `[[3, 4]]`: shapes that differ only by leading dimensions of length 1 are the
+    same. The answer may be a chain, `softmax([1, 2, 3]) = [0.09, 0.24, 0.67]` or
+    `0.7·[1, 0] + 0.3·[0, 1] ≈ [0.7, 0.3]`: its last link is the answer, and any other link that
+    reads as a list must hold too. The score is the fraction of entries that are right. Raises
+    BankError when `expected` is no rectangular list of numbers.
     """
     import numpy as np
 
@@ -238,20 +260,29 @@ def check_vector(
         raise BankError([f"the expected value {expected!r} is not a list of numbers"]) from None
     if target.ndim == 0 or target.size == 0 or not np.all(np.isfinite(target)):
         raise BankError([f"the expected value {expected!r} is not a list of finite numbers"])
+    tolerance = _Tolerance(abs_tol, rel_tol, precision)
     try:
-        given = np.asarray(parse_vector(answer), dtype=float)
+        links = _links(answer)
+        given = np.asarray(parse_vector(links[-1]), dtype=float)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = format_numbers(given)
+    for link in links[:-1]:
+        step = _working(link)
+        if step is not None and not (
+            step.shape == target.shape and bool(tolerance.within(step, target).all())
+        ):
+            feedback = f"the step `{_clip(link)}` does not hold: it is {format_numbers(step)}"
+            return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
     if given.shape != target.shape:
         if given.size == target.size and _squeezed(given) == _squeezed(target):
             given = given.reshape(target.shape)
         else:
             feedback = f"expected {_describe(target.shape)}, not {_describe(given.shape)}"
-            if _is_transposed(given, target, abs_tol, rel_tol):
+            if _is_transposed(given, target, tolerance):
                 feedback = TRANSPOSED
             return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
-    right = _within(given, target, abs_tol, rel_tol)
+    right = tolerance.within(given, target)
     if right.all():
         precise = np.allclose(given, target, rtol=1e-9, atol=1e-12)
         feedback = "correct" if precise else "correct to the stated precision"
@@ -260,26 +291,63 @@ def check_vector(
     return Verdict(
         correct=False,
         interpreted_as=shown,
-        feedback=_feedback(given, target, right, abs_tol, rel_tol),
+        feedback=_feedback(given, target, right, tolerance),
         score=score,
     )
 
 
-def _within(given: Any, target: Any, abs_tol: float | None, rel_tol: float | None) -> Any:
+@dataclass(frozen=True)
+class _Tolerance:
+    abs_tol: float | None
+    rel_tol: float | None
+    precision: Precision | None
+
+    def allowed(self, target: Any) -> Any:
+        import numpy as np
+
+        if self.precision is not None:
+            steps = [self.precision.half_step(float(value)) for value in np.ravel(target)]
+            return np.reshape(steps, np.shape(target)) * (1 + 1e-9) + 1e-15
+        if self.abs_tol is None and self.rel_tol is None:
+            return 1e-9 * np.maximum(1.0, np.abs(target))
+        return np.maximum(self.abs_tol or 0.0, (self.rel_tol or 0.0) * np.abs(target))
+
+    def within(self, given: Any, target: Any) -> Any:
+        import numpy as np
+
+        return np.abs(given - target) <= self.allowed(target)
+
+
+def _links(answer: str) -> list[str]:
+    """The links of a chain (`row 1 = [1, 1, 0]`, `≈ [0.09, 0.24, 0.67]`), the answer last."""
+    check_size(answer, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
+    links = list(split_chain(answer, colon=False).links)
+    if not links[-1].strip():
+        return [answer]
+    # `[0.09, 0.24, 0.67] (rounded)`, `[0.19, -0.06] (= p ⊙ (g − p·g))`: a remark, or working
+    # in symbols, after a list that reads on its own.
+    remark = trailing_group(links[-1])
+    if remark is not None and (has_words(remark[1]) or _working(remark[0]) is not None):
+        links[-1] = remark[0]
+    return links
+
+
+def _working(link: str) -> Any:
+    """A link before the answer as numbers, or None when it is a label or working in words
+    (`softmax([2, 1, 0.1])`, `row 1`)."""
     import numpy as np
 
-    if abs_tol is None and rel_tol is None:
-        allowed = 1e-9 * np.maximum(1.0, np.abs(target))
-    else:
-        allowed = np.maximum(abs_tol or 0.0, (rel_tol or 0.0) * np.abs(target))
-    return np.abs(given - target) <= allowed
+    try:
+        return np.asarray(parse_vector(link), dtype=float)
+    except AnswerError:
+        return None
 
 
-def _is_transposed(given: Any, target: Any, abs_tol: float | None, rel_tol: float | None) -> bool:
+def _is_transposed(given: Any, target: Any, tolerance: _Tolerance) -> bool:
     return (
         given.ndim == 2
         and given.T.shape == target.shape
-        and bool(_within(given.T, target, abs_tol, rel_tol).all())
+        and bool(tolerance.within(given.T, target).all())
     )
 
 
@@ -300,36 +368,48 @@ def _describe(shape: tuple[int, ...]) -> str:
     return "a " + " × ".join(str(n) for n in shape) + " matrix"
 
 
-def _feedback(
-    given: Any, target: Any, right: Any, abs_tol: float | None, rel_tol: float | None
-) -> str:
+def _feedback(given: Any, target: Any, right: Any, tolerance: _Tolerance) -> str:
     import numpy as np
 
     wrong = [tuple(int(i) for i in index) for index in np.argwhere(~right)]
     total = int(right.size)
+    precision = tolerance.precision
+    if precision is not None:
+        near = 2 * NEAR_MISS_STEPS * tolerance.allowed(target)
+        if bool((np.abs(given - target) <= near).all()):
+            entries = [
+                f"entry {_where(index)} is {precision.rounded(float(target[index]))}"
+                for index in wrong[:NAMED_ENTRIES]
+            ]
+            return f"right idea, but {precision.words()} " + ", ".join(entries)
     parts = [f"{total - len(wrong)} of {total} entries are right"]
     named = []
     for index in wrong[:NAMED_ENTRIES]:
         value, aim = float(given[index]), float(target[index])
-        where = str(index[0] + 1) if len(index) == 1 else str(tuple(i + 1 for i in index))
-        named.append(f"entry {where} ({value:.4g}) is too {'high' if value > aim else 'low'}")
+        side = "high" if value > aim else "low"
+        named.append(f"entry {_where(index)} ({value:.4g}) is too {side}")
     if len(wrong) > NAMED_ENTRIES:
         named.append(f"{len(wrong) - NAMED_ENTRIES} more are off")
     parts.append(", ".join(named))
-    if _is_transposed(given, target, abs_tol, rel_tol):
+    if _is_transposed(given, target, tolerance):
         return TRANSPOSED
     ratio = _common_ratio(given, target)
     if ratio is not None:
         parts.append(f"every entry is {ratio:.4g} times the right one; check the normalisation")
     elif target.ndim >= 1 and np.allclose(target.sum(axis=-1), 1.0, atol=1e-6):
         sums = given.sum(axis=-1)
-        if not np.allclose(sums, 1.0, atol=max(abs_tol or 0.0, 1e-6) * target.shape[-1]):
+        slack = max(tolerance.abs_tol or 0.0, float(np.max(tolerance.allowed(target))), 1e-6)
+        if not np.allclose(sums, 1.0, atol=slack * target.shape[-1]):
             parts.append(
                 f"your entries sum to {float(np.ravel(sums)[0]):.4g}, but weights sum to 1"
                 if sums.size == 1
                 else "some rows do not sum to 1, as weights must"
             )
     return "; ".join(parts)
+
+
+def _where(index: tuple[int, ...]) -> str:
+    return str(index[0] + 1) if len(index) == 1 else str(tuple(i + 1 for i in index))
 
 
 def _common_ratio(given: Any, target: Any) -> float | None:

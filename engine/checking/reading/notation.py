@@ -21,6 +21,8 @@ from engine.checking.reading.safe_ast import CONSTANT_NAMES, FUNCTION_ALIASES, F
 from engine.checking.reading.typography import TRANSPOSE_MARK, to_ascii
 from engine.errors import AnswerError
 
+# `δij`, `deltaij`: the Kronecker delta with its two indices run together, as written by hand.
+_RUN_TOGETHER_DELTA = re.compile(r"(?:δ|(?<![A-Za-z])delta)([a-z]{2})(?![A-Za-z0-9_])")
 _KRONECKER = re.compile(r"KroneckerDelta\(\s*([A-Za-z])\s*,\s*([A-Za-z])\s*\)")
 _TOKEN = re.compile(
     r"(?P<space>\s+)|(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
@@ -34,7 +36,7 @@ _TOKEN = re.compile(
 # capitals are their names, nor single letters.
 CASELESS_FUNCTIONS = frozenset(
     {"softmax", "sqrt", "exp", "log", "ln", "abs", "max", "min", "sin", "cos", "tan", "sinh"}
-    | {"cosh", "tanh"}
+    | {"cosh", "tanh", "sigmoid"}
 )
 
 
@@ -86,7 +88,7 @@ def normalise(
 
 def tokenise(text: str) -> list[Token]:
     """Split rewritten text into tokens (Unicode and LaTeX are rewritten first)."""
-    plain = _KRONECKER.sub(r"delta_\1\2", to_ascii(text))
+    plain = _KRONECKER.sub(r"delta_\1\2", to_ascii(_RUN_TOGETHER_DELTA.sub(r"δ_\1", text)))
     return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain)]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -52,7 +53,7 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "log2": (1, 1), "cbrt": (1, 1), "sech": (1, 1), "csch": (1, 1), "coth": (1, 1),
     "acot": (1, 1), "asec": (1, 1), "acsc": (1, 1), "acoth": (1, 1), "asech": (1, 1),
     "acsch": (1, 1), "sign": (1, 1), "factorial": (1, 1), "atan2": (2, 2), "lg": (1, 2),
-    "root": (1, 2), "re": (1, 1), "im": (1, 1), "conj": (1, 1),
+    "root": (1, 2), "re": (1, 1), "im": (1, 1), "conj": (1, 1), "sigmoid": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
 # The letters that index a family of symbols (s_i, s_j): a sum over a family runs over one.
@@ -69,6 +70,24 @@ FUNCTION_ALIASES = {
     "arsech": "asech", "arccsch": "acsch", "arcsch": "acsch", "sgn": "sign", "signum": "sign",
     "fact": "factorial", "arctan2": "atan2", "conjugate": "conj",
 }  # fmt: skip
+
+# A name that reads as a mathematical symbol: one letter (Latin, or a Greek letter's name, but not
+# the constant `pi`), optionally with a short subscript: `T`, `p_j`, `d_q`, `sigma`.
+_SYMBOL_LIKE = re.compile(
+    r"(?:[A-Za-z]|alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lamda|mu|nu|xi|rho|sigma"
+    r"|tau|phi|chi|psi|omega|Delta|Gamma|Theta|Phi|Omega)(?:_[A-Za-z0-9]{1,3})?"
+)
+
+
+def is_symbol_like(name: str) -> bool:
+    """Whether `name` reads as a mathematical symbol (`T`, `p_j`, `sigma`) rather than a word,
+    a function or a constant."""
+    return (
+        bool(_SYMBOL_LIKE.fullmatch(name))
+        and name not in FUNCTION_NAMES
+        and name not in CONSTANT_NAMES
+    )
+
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 _REFUSED_NODES: dict[type[ast.AST], str] = {
@@ -335,6 +354,7 @@ _FLOAT_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "root": lambda x, degree=2: abs(x) ** (1 / degree),
     "log2": lambda x: math.log2(abs(x)),
     "cbrt": lambda x: abs(x) ** (1 / 3),
+    "sigmoid": lambda x: 1 / (1 + math.exp(min(-x, 700))),
     # Γ(|x| + 1) overflows past 170!, so a factorial of a large constant is refused as too large
     # before SymPy would compute its digits.
     "factorial": lambda x: math.gamma(abs(x) + 1),

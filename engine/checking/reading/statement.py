@@ -28,20 +28,33 @@ _LATEX_RELATIONS = {
 _LATEX_RELATION = re.compile(r"\\(" + "|".join(_LATEX_RELATIONS) + r")(?![A-Za-z])")
 # The relations that state a rounded value: `√512 ≈ 22.6`.
 APPROXIMATE_RELATIONS = frozenset({"≈", "~=", "≃", "≅"})
+# (LaTeX's `\Rightarrow`, `\approx` ... are these signs by then: `_LATEX_RELATIONS`.)
 _IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
 _RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
 _APPROXIMATELY = re.compile(
-    r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|approx(?:\.|imately\b)?)\s*", re.IGNORECASE
+    r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|exactly\b"
+    r"|approx(?:\.|imately\b)?)\s*",
+    re.IGNORECASE,
 )
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
 _TRAILING = re.compile(
     r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
 )
 # `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+# `p_i(1 - p_i) since δ_ii = 1`: a reason after the answer.
+_REASON = re.compile(
+    r"\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# `-p_i p_j for i ≠ j`, `d_k/4 when T ≫ d_k`: the case the answer holds for.
 _QUALIFIER = re.compile(
-    r"\s*,?\s+(?:for|where|when)\s+(?:all|every|each|any)\b.*$", re.IGNORECASE | re.DOTALL
+    r"\s*,?\s+(?:for|where|when|if)\s+"
+    r"(?:(?:all|every|each|any)\b|\w+\s*(?:≠|!=|≫|≪|>|<|≥|≤|→)).*$",
+    re.IGNORECASE | re.DOTALL,
 )
 EXACT = "="
+_RELATION_SIGNS = {"==": "=", "\\approx": "≈", "\\simeq": "≃", "\\cong": "≅", "\\ge": "≥"}
+_RELATION_SIGNS |= {"\\geq": "≥", "\\le": "≤", "\\leq": "≤", "\\in": "∈"}
 # The relations after which a link must equal the next one exactly.
 _EXACT_RELATIONS = {"=", "=="}
 
@@ -72,7 +85,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
-    statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
+    statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
     links, relations = [], []
     depth, start = 0, 0
     i = 0
@@ -86,7 +99,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
             match = _RELATION.match(statement, i)
             if match and (colon or match.group() != ":"):
                 links.append(statement[start:i].strip())
-                relations.append("=" if match.group() == "==" else match.group())
+                relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
                 i = start = match.end()
                 continue
         i += 1

@@ -112,6 +112,7 @@ class SympyBuilder:
             "lg": lambda x, base=10: sympy.log(x, base),
             "root": lambda x, degree=2: x ** (1 / sympy.sympify(degree)),
             "re": sympy.re, "im": sympy.im, "conj": sympy.conjugate,
+            "sigmoid": lambda x: 1 / (1 + sympy.exp(-x)),
         }  # fmt: skip
         matrix_valued = not all(argument.is_commutative for argument in arguments)
         if name == "exp" and not matrix_valued:
