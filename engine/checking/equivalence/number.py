@@ -155,7 +155,9 @@ def check_number(
         return wrong(problems[0])
     # `√512 ≈ 22.6` (or `22.6 ≈ √512`): the rounded value must be the exact one to its digits.
     before = readings[-2] if chain.rounded and len(readings) > 1 else None
-    disagreement = _rounding_problem(links, before, final) if before is not None else ""
+    disagreement = ""
+    if before is not None:
+        disagreement = _rounding_problem(links, before, final, unit, tolerance)
     if disagreement and tolerance.precision is None:
         return wrong(disagreement)
     if abs(final.value - expected) > allowed and not (
@@ -181,12 +183,14 @@ def check_number(
     return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
 
 
-def _rounding_problem(links: list[str], before: _Reading, final: _Reading) -> str:
+def _rounding_problem(
+    links: list[str], before: _Reading, final: _Reading, unit: str | None, tolerance: Tolerance
+) -> str:
     """What is wrong with `√512 ≈ 22.6` (or `22.6 ≈ √512`) as the last two links: the rounded
     value must be the exact one to the digits it shows. Empty when it is."""
     exact_first = is_plain_number(links[-1]) or not is_plain_number(links[-2])
     exact, value, typed = (before, final, links[-1]) if exact_first else (final, before, links[-2])
-    if agrees_at_shown_digits(exact.value, value.value, typed, rounded=True):
+    if _agrees(exact.value, value.value, typed, unit, tolerance, rounded=True):
         return ""
     shown_exact = links[-2] if exact_first else links[-1]
     return f"`{links[-2]} ≈ {links[-1]}` does not hold: {shown_exact} is {_format(exact.value)}"
@@ -307,7 +311,13 @@ def _working_value(inner: str, unit: str | None) -> float | None:
 
 
 def _agrees(
-    working: float, value: float, typed: str, unit: str | None, tolerance: Tolerance
+    working: float,
+    value: float,
+    typed: str,
+    unit: str | None,
+    tolerance: Tolerance,
+    *,
+    rounded: bool = False,
 ) -> bool:
     """Whether working agrees with the number it explains: to the digits that number shows, or
     within the question's own tolerance (working from rounded numbers, `24·16·1.07` for 412),
@@ -319,7 +329,7 @@ def _agrees(
     stated = tolerance.precision is None and bool(tolerance.abs_tol or tolerance.rel_tol)
     if stated and any(abs(c - value) <= tolerance.allowed(value) for c in candidates):
         return True
-    return any(agrees_at_shown_digits(c, value, typed) for c in candidates)
+    return any(agrees_at_shown_digits(c, value, typed, rounded=rounded) for c in candidates)
 
 
 def _plain_spellings(text: str) -> str:
