@@ -16,8 +16,8 @@ The modules, one concept each:
 - `notation`: Σ_a, E[...], q·k and ∂p_i/∂s_j rewritten for the safe reader; `indices`: the
   index letters a line may use;
 - `random_polynomial` and `expectation`: E and Var reduced with the moments left unknown;
-- `reader`: reading and showing sides (`StepReader`); `comparison`: whether two sides are
-  equal, or one follows from the other;
+- `reader`: reading, comparing and showing sides (`StepReader`: whether two sides are equal,
+  or one follows from the other);
 - `judging`: the verdict on a line (`judge`); `rules` and `messages`: what the learner is told;
 - `check`: `check_step` in this process; `bounded`: the same in the checking worker, with a
   hard time bound (what the drills use).

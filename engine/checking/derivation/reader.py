@@ -9,10 +9,11 @@ writes them. Nothing typed is ever executed.
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from engine.checking.derivation.comparison import equal_scalars, follows, same
 from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
     derivative_marker,
@@ -22,16 +23,20 @@ from engine.checking.derivation.notation import (
 )
 from engine.checking.derivation.random_polynomial import (
     CONSTANT,
+    CannotEvaluate,
     Misconceptions,
     RandomModel,
     RandomPolynomial,
     at_normal,
     display,
+    indices_of,
+    polynomial_moments,
 )
 from engine.checking.derivation.step import Assumptions, Side, split_sides
-from engine.checking.equivalence.expression import pretty
+from engine.checking.equivalence.expression import equivalent, pretty
 from engine.checking.reading.notation import names_used, normalise
-from engine.checking.reading.safe_ast import Vocabulary, build, parse_tree
+from engine.checking.reading.safe_ast import Vocabulary, parse_tree
+from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
 
 MAX_SIDES = 6
@@ -39,6 +44,11 @@ MAX_SIDES = 6
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 _USES = re.compile(r"\(this question uses [^)]*\)")
 _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
+
+# Sums over an index and derivatives are compared with this many terms, for every choice of the
+# free indices (so that both i = j and i ≠ j are tried).
+CONCRETE_SIZES = (2, 3)
+MAX_INDEX_CHOICES = 30
 
 
 class StepReader:
@@ -280,22 +290,140 @@ class StepReader:
         family, _ = self.family_of(quantity)
         return quantity not in self.definitions and family not in self.family_definitions
 
-    # --- comparing (see comparison) -----------------------------------------------
+    # --- comparing ----------------------------------------------------------------------------
+    # Plain scalars are compared by `expression.equivalent` (SymPy, or agreement at random
+    # points). Sums over an index, derivatives, Kronecker deltas and defined quantities such as
+    # p_i cannot be compared that way, so both sides are written out for a small number of terms
+    # (each size in `CONCRETE_SIZES`) and for every choice of the free indices, so that both
+    # i = j and i ≠ j are tried, and the written-out forms are compared instead.
 
     def same(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
         """Whether two reduced sides are equal term by term, whatever the components' moments."""
-        return same(self, left, right)
+        import sympy
+
+        zero = sympy.Integer(0)
+        return all(
+            self.equal_scalars(left.get(term, zero), right.get(term, zero))
+            for term in set(left) | set(right)
+        )
 
     def same_normal(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
         """Whether two reduced sides are equal once the N(0, 1) moments are put in."""
-        return same(self, at_normal(left), at_normal(right))
+        return self.same(at_normal(left), at_normal(right))
 
     def follows(self, left: RandomPolynomial, right: RandomPolynomial) -> bool:
-        """Whether `right` is a valid step from `left` (see `comparison.follows`)."""
-        return follows(self, left, right)
+        """Whether `right` is a valid step from `left`.
+
+        Both are reduced with the components' moments left unknown, so equal sides are equal by the
+        rules (linearity, independence, the definitions), not because N(0, 1) makes two different
+        quantities the same number. A step may also apply the stated assumption openly: the moments
+        it no longer mentions (E[q_a] written as 0, E[q_a²] as 1) are put in on the left. A moment
+        the line still mentions keeps its generic value, so E[q_a k_a]² for E[q_a k_a] fails.
+        """
+        if self.same(left, right):
+            return True
+        applied = polynomial_moments(left) - polynomial_moments(right)
+        return bool(applied) and self.same(at_normal(left, applied), right)
 
     def equal_scalars(self, a: Any, b: Any) -> bool:
-        return equal_scalars(self, a, b)
+        """Whether two scalars are equal; sums, derivatives and defined quantities written out."""
+        if a == b:
+            return True
+        vocabulary = self.vocabulary(set())
+        if not (self._needs_terms(a) or self._needs_terms(b)):
+            return equivalent(a, b, vocabulary)
+        free = sorted(self._free_indices(a) | self._free_indices(b))
+        for size in CONCRETE_SIZES:
+            choices = itertools.islice(
+                itertools.product(range(1, size + 1), repeat=len(free)), MAX_INDEX_CHOICES
+            )
+            for choice in choices:
+                values = dict(zip(free, choice, strict=True))
+                left = self.written_out(a, size, values)
+                right = self.written_out(b, size, values)
+                if not equivalent(left, right, vocabulary):
+                    return False
+        return True
+
+    def _needs_terms(self, expr: Any) -> bool:
+        import sympy
+
+        for symbol in expr.free_symbols:
+            marker = read_marker(str(symbol))
+            family, _ = self.family_of(str(symbol))
+            if (marker is not None and marker[0] != "dot") or family in self.family_definitions:
+                return True
+            if self.delta_indices(str(symbol)):
+                return True
+        return any(str(f.func) == "sum" for f in expr.atoms(sympy.Function))
+
+    def _free_indices(self, expr: Any) -> set[str]:
+        found: set[str] = set()
+        for symbol in expr.free_symbols:
+            name = str(symbol)
+            marker = read_marker(name)
+            if marker is not None and marker[0] == "derivative":
+                for part in marker[1]:
+                    found |= indices_of(part, self.index_sizes)
+            elif marker is None:
+                found |= indices_of(name, self.index_sizes)
+        return found
+
+    def written_out(self, expr: Any, size: int, values: Mapping[str, int], depth: int = 0) -> Any:
+        """`expr` with every sum written out over 1..size and the free indices set to values."""
+        import sympy
+
+        if depth > 2 * len(self.assumptions.definitions) + 20:
+            raise CannotEvaluate("a definition refers to itself")
+        if expr.is_Symbol:
+            return self._written_symbol(expr, size, values, depth)
+        if not expr.args:
+            return expr
+        if str(expr.func) == "sum":
+            marker = next(iter(s for s in expr.free_symbols if str(s).startswith("zzsum_")), None)
+            if marker is None:
+                if expr.args[0] == 0:  # Σ_a 0·0: the body, and with it the index, is zero
+                    return sympy.Integer(0)
+                raise CannotEvaluate("say which index a sum runs over, as in Σ_j e^{s_j}")
+            index = str(marker)[len(sum_marker("")) :]
+            body = expr.args[0] / marker
+            return sympy.Add(
+                *(
+                    self.written_out(body, size, {**values, index: v}, depth + 1)
+                    for v in range(1, size + 1)
+                )
+            )
+        arguments = [self.written_out(arg, size, values, depth + 1) for arg in expr.args]
+        return expr.func(*arguments)
+
+    def _written_symbol(self, expr: Any, size: int, values: Mapping[str, int], depth: int) -> Any:
+        import sympy
+
+        name = str(expr)
+        if name in {self.assumptions.count, self.assumptions.dimension}:
+            return sympy.Integer(size)
+        marker = read_marker(name)
+        if marker is not None and marker[0] == "derivative":
+            quantity, variable = marker[1]
+            top = self.written_out(sympy.Symbol(quantity), size, values, depth + 1)
+            by = self.written_out(sympy.Symbol(variable), size, values, depth + 1)
+            if not by.is_Symbol:
+                raise CannotEvaluate(f"cannot differentiate by {variable}")
+            return sympy.diff(top, by)
+        pair = self.delta_indices(name)
+        if pair and all(index in values for index in pair):
+            return sympy.Integer(int(values[pair[0]] == values[pair[1]]))
+        family, index = self.family_of(name)
+        if family is None or index is None:
+            if name in self.definitions:
+                return self.written_out(self.definitions[name], size, values, depth + 1)
+            return expr
+        if index not in values:
+            return expr
+        if family in self.family_definitions:
+            own_index, definition = self.family_definitions[family]
+            return self.written_out(definition, size, {own_index: values[index]}, depth + 1)
+        return sympy.Symbol(f"{family}_{values[index]}")
 
     # --- showing ----------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ inside the functions, so importing this module stays cheap.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -26,9 +27,16 @@ from engine.checking.reading.notation import (
     uses_factorials,
 )
 from engine.checking.reading.python_spelling import rewrite
-from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
 from engine.checking.reading.spoken import read_spoken
-from engine.checking.reading.statement import has_words, number_word, split_chain, trailing_group
+from engine.checking.reading.statement import (
+    has_words,
+    is_plain_number,
+    number_word,
+    split_chain,
+    trailing_group,
+)
+from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -111,6 +119,7 @@ def check_expression(
         integer=domain.integer,
         matrices=frozenset(declared["matrices"]),
         ranges=domain.ranges,
+        families=_families(known, aliases),
     )
     equation = _equation_sides(expected)
     if equation is not None:
@@ -126,7 +135,7 @@ def check_expression(
         check_size(answer)
         refuse_final_exclamation(answer, factorials=factorials)
         rewritten = rewrite(answer)
-        links, label_problem = _answer_links(rewritten.text, vocabulary, aliases, question)
+        links, label_problem, rounded = _answer_links(rewritten.text, vocabulary, aliases, question)
         given = _read_answer(links[-1], vocabulary, aliases, question)
         _refuse_division_by_zero(given)
     except AnswerError as error:
@@ -140,6 +149,21 @@ def check_expression(
     given = _as_stated(given, equal)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
+    if rounded is not None:
+        # `√512 ≈ 22.6`: the exact link is the answer when it is right, and the rounded value
+        # must be that link to the digits it shows; otherwise the rounded value is the answer.
+        if verdict.correct:
+            problem = _rounding_problem(given, links[-1], rounded)
+            if problem:
+                return Verdict(correct=False, interpreted_as=shown, feedback=problem)
+        else:
+            links = [*links, rounded]
+            try:
+                given = _read_link(rounded, vocabulary, aliases)
+            except AnswerError as error:  # pragma: no cover - a plain number reads
+                return Verdict(correct=False, valid=False, feedback=str(error))
+            shown = pretty(given)
+            verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
     if label_problem:
         return Verdict(correct=False, interpreted_as=shown, feedback=label_problem)
     if verdict.correct:
@@ -161,6 +185,19 @@ def check_expression(
             feedback="; ".join([*rewritten.notes, verdict.feedback]),
         )
     return verdict
+
+
+def _families(known: Iterable[str], aliases: Aliases) -> frozenset[str]:
+    """The indexed families an answer may name any member of: `s` when the bank's answer uses
+    s_j. A declared symbol such as d_k is a name of its own, not a member of a family d."""
+    return frozenset(
+        match.group(1)
+        for name in known
+        if name not in aliases and (match := _FAMILY_MEMBER.fullmatch(name))
+    )
+
+
+_FAMILY_MEMBER = re.compile(r"([A-Za-z]+)_[ijklmn]")
 
 
 def _judge(
@@ -282,20 +319,60 @@ def _as_stated(expr: Any, equal: dict[str, Any]) -> Any:
 
 def _answer_links(
     text: str, vocabulary: Vocabulary, aliases: Aliases, question: str
-) -> tuple[list[str], str]:
-    """The links of the answer's chain, without its left side, and what is wrong with that
-    left side (empty when nothing is)."""
-    links = [link for link in split_chain(text, colon=False).links]
+) -> tuple[list[str], str, str | None]:
+    """The links of the answer's chain, without its left side, what is wrong with that left
+    side (empty when nothing is), and a rounded value stated last (`√512 ≈ 22.6`), which is
+    then not among the links."""
+    chain = split_chain(text, colon=False)
+    links = list(chain.links)
+    rounded = None
+    if chain.rounded and len(links) > 1 and is_plain_number(links[-1]):
+        rounded = links.pop()
+    elif chain.rounded and len(links) > 1 and is_plain_number(links[-2]):
+        rounded = links.pop(-2)  # `22.6 ≈ √512`
     if len(links) < 2:
-        return links, ""
+        return links, "", rounded
     label = judge_label(links[0], question)
     if label.judgement != "unknown":
-        return links[1:], label.message
+        return links[1:], label.message, rounded
     try:
         _read_link(links[0], vocabulary, aliases)
     except AnswerError:
-        return links[1:], ""  # a label the question does not mention: `FLOPs = ...`
-    return links, ""
+        return links[1:], "", rounded  # a label the question does not mention: `FLOPs = ...`
+    return links, "", rounded
+
+
+def _rounding_problem(exact: Any, link: str, rounded: str) -> str:
+    """What is wrong with `link ≈ rounded` (empty when it holds or cannot be checked)."""
+    from engine.checking.equivalence.numeric import Undefined, evaluate
+
+    if exact.free_symbols:
+        return ""  # a formula ≈ a number: the number depends on values the answer leaves open
+    try:
+        value = complex(evaluate(exact, {})).real
+        typed = float(rounded.replace("−", "-"))
+    except (Undefined, TypeError, ValueError, OverflowError):
+        return ""
+    if agrees_at_shown_digits(value, typed, rounded, rounded=True):
+        return ""
+    return f"`{link} ≈ {rounded}` does not hold: {link} is {value:.6g}"
+
+
+def agrees_at_shown_digits(
+    exact: float, value: float, typed: str, *, rounded: bool = False
+) -> bool:
+    """Whether `value`, typed as `typed`, is `exact` to the digits `typed` shows.
+
+    Working done with rounded numbers (e^0.577) may be off in the last digit or so. A whole
+    number stated as a rounded value (`√512 ≈ 23`) shows no decimals; one that working in
+    brackets explains (`8 (√64)`) must be exact.
+    """
+    plain = typed.strip().lstrip("+-−")
+    if is_plain_number(plain) and "e" not in plain.lower() and ("." in plain or rounded):
+        decimals = len(plain.split(".")[1].rstrip("%")) if "." in plain else 0
+        allowed = max(0.5 * 10.0**-decimals * (1 + 1e-9), 2e-3 * abs(value))
+        return abs(exact - value) <= allowed
+    return math.isclose(exact, value, rel_tol=1e-6, abs_tol=1e-12)
 
 
 def _read_answer(text: str, vocabulary: Vocabulary, aliases: Aliases, question: str) -> Any:
@@ -653,7 +730,32 @@ def pretty(expr: Any) -> str:
         text = text[:PRETTY_LIMIT] + "…"
     text = text.replace("**", "^").replace("*", "·")
     text = _rewrite_calls(text, "transpose", lambda inner: f"{inner}ᵀ")
-    return _rewrite_calls(text, "sqrt", lambda inner: f"√{inner}")
+    text = _rewrite_calls(text, "sqrt", lambda inner: f"√{inner}")
+    return _over_index(text)
+
+
+_BIG_OPERATOR_CALL = re.compile(r"(?<![\w.])(sum|prod)\(")
+
+
+def _over_index(text: str) -> str:
+    """`sum(exp(s_j), j)` as `Σ_j exp(s_j)`, `prod(p_j, j)` as `Π_j p_j`; others unchanged."""
+    position = 0
+    while match := _BIG_OPERATOR_CALL.search(text, position):
+        depth, end = 0, len(text)
+        for end in range(match.end() - 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        body, comma, index = text[match.end() : end].rpartition(", ")
+        if depth or not comma or not re.fullmatch(r"[a-z]", index):
+            position = match.end()
+            continue
+        simple = re.fullmatch(r"[\w√]+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?", body)
+        sign = "Σ" if match.group(1) == "sum" else "Π"
+        shown = f"{sign}_{index} {body if simple else f'({body})'}"
+        text = text[: match.start()] + shown + text[end + 1 :]
+        position = match.start() + len(shown)
+    return text
 
 
 def _rewrite_calls(text: str, name: str, form: Callable[[str], str]) -> str:

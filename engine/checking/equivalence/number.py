@@ -22,7 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.checking.equivalence.asked import judge_label, without_counted_noun
-from engine.checking.equivalence.expression import _evaluate_number, pretty
+from engine.checking.equivalence.expression import (
+    _evaluate_number,
+    agrees_at_shown_digits,
+    pretty,
+)
 from engine.checking.reading.notation import refuse_final_exclamation
 from engine.checking.reading.python_spelling import rewrite
 from engine.checking.reading.safe_ast import check_size
@@ -149,17 +153,47 @@ def check_number(
     problems = [r.problem for r in readings if r is not None and r.problem]
     if problems:
         return wrong(problems[0])
-    if abs(final.value - expected) > allowed:
+    # `√512 ≈ 22.6` (or `22.6 ≈ √512`): the rounded value must be the exact one to its digits.
+    before = readings[-2] if chain.rounded and len(readings) > 1 else None
+    disagreement = ""
+    if before is not None:
+        disagreement = _rounding_problem(links, before, final, unit, tolerance)
+    if disagreement and tolerance.precision is None:
+        return wrong(disagreement)
+    if abs(final.value - expected) > allowed and not (
+        # `√512 ≈ 22.6` with a tighter tolerance: the exact link is the answer.
+        before is not None
+        and tolerance.precision is None
+        and abs(before.value - expected) <= allowed
+    ):
         miss = _miss(final.value, expected, tolerance)
+        if disagreement:
+            miss = f"{miss}; {disagreement}"
         if final.converted:
             miss = f"in the unit the question asks for, {final.converted}: {miss}"
         return wrong(miss)
-    for link, reading in zip(links[:-1], readings[:-1], strict=True):
+    if disagreement:
+        return wrong(disagreement)
+    checked = readings[:-2] if before is not None else readings[:-1]  # a rounding agrees
+    for link, reading in zip(links, checked, strict=False):
         if reading is not None and not _step_holds(reading, expected, allowed, unit):
             return wrong(f"the step `{link}` does not hold: it is {_format(reading.value)}")
     precise = math.isclose(final.value, expected, rel_tol=1e-9, abs_tol=1e-12)
     feedback = "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
     return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+
+
+def _rounding_problem(
+    links: list[str], before: _Reading, final: _Reading, unit: str | None, tolerance: Tolerance
+) -> str:
+    """What is wrong with `√512 ≈ 22.6` (or `22.6 ≈ √512`) as the last two links: the rounded
+    value must be the exact one to the digits it shows. Empty when it is."""
+    exact_first = is_plain_number(links[-1]) or not is_plain_number(links[-2])
+    exact, value, typed = (before, final, links[-1]) if exact_first else (final, before, links[-2])
+    if _agrees(exact.value, value.value, typed, unit, tolerance, rounded=True):
+        return ""
+    shown_exact = links[-2] if exact_first else links[-1]
+    return f"`{links[-2]} ≈ {links[-1]}` does not hold: {shown_exact} is {_format(exact.value)}"
 
 
 def _step_holds(reading: _Reading, expected: float, allowed: float, unit: str | None) -> bool:
@@ -277,7 +311,13 @@ def _working_value(inner: str, unit: str | None) -> float | None:
 
 
 def _agrees(
-    working: float, value: float, typed: str, unit: str | None, tolerance: Tolerance
+    working: float,
+    value: float,
+    typed: str,
+    unit: str | None,
+    tolerance: Tolerance,
+    *,
+    rounded: bool = False,
 ) -> bool:
     """Whether working agrees with the number it explains: to the digits that number shows, or
     within the question's own tolerance (working from rounded numbers, `24·16·1.07` for 412),
@@ -289,18 +329,7 @@ def _agrees(
     stated = tolerance.precision is None and bool(tolerance.abs_tol or tolerance.rel_tol)
     if stated and any(abs(c - value) <= tolerance.allowed(value) for c in candidates):
         return True
-    return any(_agrees_to_digits(c, value, typed) for c in candidates)
-
-
-def _agrees_to_digits(working: float, value: float, typed: str) -> bool:
-    """Whether working agrees with the number it explains, to the digits that number shows."""
-    plain = typed.strip().lstrip("+-−")
-    if is_plain_number(plain) and "." in plain and "e" not in plain.lower():
-        decimals = len(plain.split(".")[1].rstrip("%"))
-        # Working done with rounded numbers (e^0.577) may be off in the last digit or so.
-        allowed = max(0.5 * 10.0**-decimals * (1 + 1e-9), 2e-3 * abs(value))
-        return abs(working - value) <= allowed
-    return math.isclose(working, value, rel_tol=1e-6, abs_tol=1e-12)
+    return any(agrees_at_shown_digits(c, value, typed, rounded=rounded) for c in candidates)
 
 
 def _plain_spellings(text: str) -> str:

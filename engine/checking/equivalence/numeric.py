@@ -92,6 +92,8 @@ def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
         if expr.has(sympy.zoo, sympy.oo, sympy.nan, -sympy.oo):
             raise Undefined
         return complex(expr)
+    if getattr(expr.func, "__name__", "") in {"sum", "prod"} and len(expr.args) == 2:
+        return _written_out(expr, values)
     args = [_evaluate(argument, values) for argument in expr.args]
     if isinstance(expr, sympy.Add):
         return _check(sum(args[1:], args[0]))
@@ -115,6 +117,50 @@ def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
     if isinstance(expr, sympy.core.function.AppliedUndef):
         return _stand_in(name, args)
     raise Undefined  # nothing else should reach here; refuse rather than guess
+
+
+# How many terms a sum or product over a family (`sum(exp(s_j), j)`, see `big_operators`) is
+# written out to: between these, chosen by the point, so that no fixed count (Σ_j 1 = 3) can pass.
+SUM_TERMS = (2, 5)
+
+
+def _written_out(expr: Any, values: dict[Any, Any]) -> Any:
+    """`sum(term, j)` (or `prod`) written out over a few members of every family the term
+    indexes by j (how many depends on the point: the value drawn for j picks it).
+
+    The member j = 1 is the point's own value of `s_j`; the others are that value scaled by
+    fixed factors (the same for every expression at the point, so equal sums agree).
+    """
+    term, index = expr.args
+    if not index.is_Symbol:
+        raise Undefined
+    is_product = expr.func.__name__ == "prod"
+    letter = str(index)
+    members = [
+        symbol
+        for symbol in term.free_symbols
+        if letter in str(symbol).partition("_")[2].strip("{}")
+    ]
+    total: Any = complex(1.0 if is_product else 0.0)
+    low, high = SUM_TERMS
+    terms = low + int(abs(complex(values.get(index, 0)).real) * 997) % (high - low + 1)
+    for position in range(1, terms + 1):
+        point = dict(values)
+        point[index] = complex(position)
+        for symbol in members:
+            rng = np.random.default_rng(zlib.crc32(f"{symbol}#{position}".encode()))
+            factor = 1.0 if position == 1 else float(rng.uniform(0.3, 1.7))
+            point[symbol] = values[symbol] * factor
+        value = _evaluate(term, point)
+        total = _product_of(total, value) if is_product else total + value
+    return _check(total if np.ndim(total) else complex(total))
+
+
+def _product_of(left: Any, right: Any) -> Any:
+    """A product of members: matrices multiply in order, scalars as numbers."""
+    if np.ndim(left) and np.ndim(right):
+        return np.matmul(left, right)
+    return left * right
 
 
 def _stand_in(name: str, args: list[Any]) -> Any:

@@ -11,8 +11,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 from engine.checking.reading.notation import Token, names_used, normalise, tokenise
-from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
 from engine.checking.reading.statement import has_words, split_chain
+from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 

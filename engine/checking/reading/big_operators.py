@@ -4,9 +4,15 @@ Learners write the count of a repeated term as a sum: `Σ_{i=1}^{d_k} 1` for Var
 `\\sum_{i=1}^{T}\\sum_{j=1}^{T} 2 d_k` for the FLOPs of Q Kᵀ, `sum_{j=1}^{i} 1` for the keys a
 causal query sees. Whatever letter names the index, a sum over it of a term that does not depend
 on it is the term times the number of values the index takes, and a product is the term to that
-power. This pass rewrites such sums (innermost first) into that arithmetic, as plain text, before
-the rest of the reading; nothing is evaluated. A sum without bounds, or one whose term depends on
-its index (`Σ_j q_j k_j`), is left as written for the parser to refuse by name.
+power. A sum of a term that does depend on its index, over the whole family (no bounds, or from
+1 to a count: `Σ_k exp(s_k)`, `\\sum_{j=1}^{T} e^{s_j}`), is read as `sum(term, j)` (a product as
+`prod(term, j)`) with the index renamed to the first free letter of j, k, i, l, m, so that the
+letter the learner chose does not matter; `numeric` writes such a sum out over a few terms. A
+sum written out with an ellipsis, `x_1 + x_2 + … + x_n` (or `...`, `\\cdots`: one term with its
+subscript 1, 2, ... and last a count), is first rewritten as the sum it stands for. Other sums
+(to another index, as in `Σ_{j=1}^{i} s_j`, or to a number) are left as written for the parser
+to refuse by name. This pass rewrites sums (innermost first) as plain text, before the rest of
+the reading; nothing is evaluated.
 
 Spellings read: `Σ`, `∑`, `\\sum`, `sum`, `Π`, `∏`, `\\prod`, `prod`; then the index as `_i`,
 `_{i=1}` or `_(i=1)`, then the upper bound as `^n`, `^{n}` or `^(n)` (either order, with an
@@ -40,10 +46,120 @@ def expand_big_operators(text: str, known: Collection[str] = ()) -> str:
     `known` holds the question's multi-letter symbols (`d_k`): their subscript is part of their
     name, so `d_k` does not depend on an index `k`.
     """
+    if len(text) > MAX_LENGTH:
+        return text
+    text = _written_out_series(text, frozenset(known))
     operators = len(_OPERATOR.findall(text))
-    if not operators or operators > MAX_OPERATORS or len(text) > MAX_LENGTH:
+    if not operators or operators > MAX_OPERATORS:
         return text  # more sums than any answer has are left for the parser to refuse
     return _expand(text, frozenset(known), depth=0)
+
+
+# `x_1 + x_2 + … + x_n`: a sum written out with an ellipsis.
+_ELLIPSIS = re.compile(r"\\[cl]?dots(?![A-Za-z])|\.\.\.|…|⋯")
+_SUBSCRIPT = re.compile(r"_(\{\s*([A-Za-z0-9]+(?:_[A-Za-z0-9]+)?)\s*\}|([A-Za-z0-9]))")
+
+
+def _written_out_series(text: str, known: frozenset[str]) -> str:
+    """Rewrite `t(1) + t(2) + … + t(n)` as `sum(t(j), j)` when every term is one term `t` with
+    its index subscript 1, 2, ... and, last, a count (`n`, `T`); anything else is left as is."""
+    if len(_ELLIPSIS.findall(text)) > MAX_OPERATORS:
+        return text  # more than any answer writes: left for the parser to refuse
+    for _ in range(MAX_OPERATORS):
+        rewritten = None
+        for match in _ELLIPSIS.finditer(text):
+            rewritten = _series_at(text, match, known)
+            if rewritten is not None:
+                break
+        if rewritten is None:
+            return text
+        text = rewritten
+    return text
+
+
+def _series_at(text: str, ellipsis: re.Match[str], known: frozenset[str]) -> str | None:
+    start, end = _enclosing_group(text, ellipsis.start())
+    pieces, cut = [], start  # the terms of the group, split at its top-level `+`
+    depth = 0
+    for i in range(start, end):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(text[i], 0)
+        if depth == 0 and text[i] == "+":
+            pieces.append((cut, i))
+            cut = i + 1
+    pieces.append((cut, end))
+    where = next((k for k, (a, b) in enumerate(pieces) if a <= ellipsis.start() < b), None)
+    if (
+        where is None
+        or where + 1 >= len(pieces)
+        or text[slice(*pieces[where])].strip() != (ellipsis.group())
+    ):
+        return None
+    last = text[slice(*pieces[where + 1])].strip()
+    template, upper = _template(last, known)
+    if template is None or upper is None or not _whole_range("1", upper):
+        return None
+    first = where
+    for k in range(where - 1, -1, -1):
+        shape, value = _template(text[slice(*pieces[k])].strip(), known)
+        if shape != template or value is None or not value.isdigit():
+            break
+        first = k
+        if value == "1":
+            break
+    if first == where or _template(text[slice(*pieces[first])].strip(), known)[1] != "1":
+        return None
+    series_start, series_end = pieces[first][0], pieces[where + 1][1]
+    outside = text[:series_start] + text[series_end:] + template
+    bound = _bound_letter(outside, known)
+    if bound is None:
+        return None
+    term = template.replace("@", bound)
+    if _term_end(term, 0) < len(term):  # `x_j - m`: the sum's term runs to the `-` otherwise
+        term = f"({term})"
+    # As the sum it stands for, read like any other: Σ_{j=1}^{d_k} q_j k_j is q·k.
+    return f"{text[:series_start]} Σ_{{{bound}=1}}^{{{upper}}} {term} {text[series_end:]}"
+
+
+def _template(term: str, known: frozenset[str]) -> tuple[str | None, str | None]:
+    """`e^{s_n - m}` -> (`e^{s_@-m}`, `n`): the term with the subscript that varies marked.
+
+    The varying subscript is a number, a letter or a braced name (`q_{d_k}`); None when there is
+    not exactly one such value (every subscript with that value is marked)."""
+    # A declared name such as d_k is not an index, unless it is one (`q_{d_k}`).
+    alternatives = "|".join(map(re.escape, sorted(known, key=len, reverse=True)))
+    names = re.sub(rf"(?<![{{\w])(?:{alternatives})(?!\w)", "", term) if known else term
+    values = {m.group(2) or m.group(3) for m in _SUBSCRIPT.finditer(names)}
+    candidates = [v for v in values if v.isdigit() or len(v) == 1 or "_" in v]
+    if len(candidates) != 1:
+        return None, None
+    value = candidates[0]
+    marked = _SUBSCRIPT.sub(
+        lambda m: "_@" if (m.group(2) or m.group(3)) == value else m.group(), term
+    )
+    return "".join(marked.split()), value
+
+
+def _enclosing_group(text: str, i: int) -> tuple[int, int]:
+    """The span inside the innermost bracket around position i (the whole text at the top)."""
+    depth, start = 0, 0
+    for j in range(i - 1, -1, -1):
+        if text[j] in ")]}":
+            depth += 1
+        elif text[j] in "([{":
+            if depth == 0:
+                start = j + 1
+                break
+            depth -= 1
+    depth, end = 0, len(text)
+    for j in range(i, len(text)):
+        if text[j] in "([{":
+            depth += 1
+        elif text[j] in ")]}":
+            if depth == 0:
+                end = j
+                break
+            depth -= 1
+    return start, end
 
 
 def _expand(text: str, known: frozenset[str], depth: int) -> str:
@@ -112,15 +228,62 @@ def _rewrite_one(
         # Σ_i q_i k_i is the dot product q·k, whatever the index letter and bounds; a factor
         # that does not depend on the index comes out of the sum.
         return f"(({dot.group(1)}*{dot.group(3)}){rest})", end
+    term = _expand(term, known, depth + 1)
+    if upper is not None and _depends_on(upper, letter, known):
+        return None
+    if _depends_on(term, letter, known):
+        # Σ_k exp(s_k): a sum (or product) over a whole indexed family, whatever the letter.
+        if not _whole_range(lower, upper):
+            return None
+        bound = _bound_letter(text[: match.start()] + text[end:], known)
+        if bound is None:
+            return None
+        operator = "prod" if is_product else "sum"
+        return f"{operator}({_renamed(term, letter, bound, known)}, {bound})", end
     if upper is None:
         return None  # without bounds the number of terms is unknown
-    term = _expand(term, known, depth + 1)
-    if _depends_on(term, letter, known) or _depends_on(upper, letter, known):
-        return None
     count = f"(({upper}) - ({lower}) + 1)"
     if is_product:
         return f"(({term})^{count})", end
     return f"({count}*({term}))", end
+
+
+def _whole_range(lower: str, upper: str | None) -> bool:
+    """Whether the bounds run over the whole family: none, or from 0 or 1 to a count (`T`, `n`,
+    `T_k`), not to another index (`i`) or a number."""
+    if lower not in {"0", "1"}:
+        return False
+    if upper is None:
+        return True
+    upper = upper.strip()
+    return bool(_WORD.fullmatch(upper)) and upper not in _BOUND_LETTERS
+
+
+# The letters a sum's own index is renamed to, so that Σ_k exp(s_k) and Σ_j exp(s_j) read alike.
+_BOUND_LETTERS = ("j", "k", "i", "l", "m")
+
+
+def _bound_letter(outside: str, known: frozenset[str]) -> str | None:
+    """The first of `_BOUND_LETTERS` that the text outside the sum does not use as an index."""
+    return next((c for c in _BOUND_LETTERS if not _depends_on(outside, c, known)), None)
+
+
+def _renamed(term: str, letter: str, bound: str, known: frozenset[str]) -> str:
+    """`term` with the index `letter` written as `bound`, alone and in subscripts."""
+
+    def rename(word: re.Match[str]) -> str:
+        name = word.group()
+        if word.start() > 0 and term[word.start() - 1] == "\\":
+            return name
+        if name == letter:
+            return bound
+        base, _, subscript = name.partition("_")
+        plain = base + "_" + subscript.strip("{}").replace(",", "").replace(" ", "")
+        if not subscript or plain in known or name in known:
+            return name
+        return base + "_" + subscript.replace(letter, bound)
+
+    return _WORD.sub(rename, term)
 
 
 def _group(text: str, i: int) -> tuple[str, int] | None:

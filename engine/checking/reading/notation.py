@@ -78,7 +78,7 @@ def normalise(
     them is always a transpose). Raises AnswerError for LaTeX that cannot be read.
     """
     names = _NameTable(symbols, aliases or {})
-    text = expand_big_operators(text, names.single)
+    text = expand_big_operators(text, names.whole)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     _refuse_sign_slips(tokens)
     tokens = _mark_transposes(tokens, names, set(matrices))
@@ -107,6 +107,11 @@ class _NameTable:
                 elif tokens:
                     self.multi.append((tokens, name))
         self.multi.sort(key=lambda entry: -len(entry[0]))  # longest spelling wins
+        # Names whose subscript is part of the name, not an index a sum runs over: the declared
+        # symbols (`d_k`) and their spellings; `s_j`, found in an author's answer, is a family.
+        self.whole = set(aliases) | {
+            spelling for spelling, name in self.single.items() if name in aliases
+        }
 
     def is_known(self, name: str) -> bool:
         return name in self.single or name in FUNCTION_NAMES or name in CONSTANT_NAMES
@@ -509,7 +514,7 @@ def names_used(
     declared, and the `T` of `K^T` counts as a transpose unless T is declared.
     """
     names = _NameTable(symbols, aliases or {})
-    text = expand_big_operators(text, names.single)
+    text = expand_big_operators(text, names.whole)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     tokens = names.resolve(_mark_transposes(tokens, names, set(matrices)))
     tokens = apply_functions(tokens, names)

@@ -4,8 +4,9 @@ Typed text never reaches eval, exec, `sympify` of a string or SymPy's `parse_exp
 text is measured first (length, bracket depth) so that hostile input is refused before any parser
 sees it, then Python's own parser builds a syntax tree, which is checked against a small whitelist
 (numbers, known names, + - * / ** @, calls of known functions), and only then is the SymPy
-expression built node by node. Powers are bounded so that nothing like `9**9**9**9` is ever
-computed. Every refusal is an `AnswerError` whose message tells the learner what to change.
+expression built node by node (`to_sympy.build`). Powers are bounded so that nothing like
+`9**9**9**9` is ever computed. Every refusal is an `AnswerError` whose message tells the learner
+what to change.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ AUTHOR_SCALE = 10
 # Functions a learner may call, with how many arguments each takes (low, high).
 FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "sqrt": (1, 1), "exp": (1, 1), "log": (1, 2), "ln": (1, 1), "abs": (1, 1),
-    "softmax": (1, 1), "transpose": (1, 1), "max": (1, 8), "min": (1, 8), "sum": (1, 1),
+    "softmax": (1, 1), "transpose": (1, 1), "max": (1, 8), "min": (1, 8), "sum": (1, 2),
+    "prod": (2, 2),
     "Var": (1, 1), "E": (1, 1), "KroneckerDelta": (2, 2),
     "sin": (1, 1), "cos": (1, 1), "tan": (1, 1), "sec": (1, 1), "csc": (1, 1), "cot": (1, 1),
     "asin": (1, 1), "acos": (1, 1), "atan": (1, 1), "sinh": (1, 1), "cosh": (1, 1),
@@ -54,6 +56,8 @@ FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "root": (1, 2), "re": (1, 1), "im": (1, 1), "conj": (1, 1), "sigmoid": (1, 1),
 }  # fmt: skip
 FUNCTION_NAMES = frozenset(FUNCTION_ARITY)
+# The letters that index a family of symbols (s_i, s_j): a sum over a family runs over one.
+INDEX_LETTERS = frozenset("ijklmn")
 # `i` is the imaginary unit unless a question declares a symbol `i` (an index, a position).
 CONSTANT_NAMES = frozenset({"pi", "e", "inf", "i"})
 # Other spellings of the functions above: arcsin(x) is asin(x), ln(x) stays ln (it is log).
@@ -115,9 +119,19 @@ class Vocabulary:
     matrices: frozenset[str] = frozenset()  # noncommutative: Q K^T is not K^T Q
     # Value ranges (low, high) of scalar symbols, e.g. a probability in (0, 1); see `domain`.
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    # Indexed families (`s` for s_j): any member, s_i or s_k, is a name of the question too.
+    families: frozenset[str] = frozenset()
     # A bank author's answer, verified by lint: the exponent, digit and degree limits that keep
     # a learner's input cheap are AUTHOR_SCALE times looser (the worker still bounds the time).
     author: bool = False
+
+    def knows(self, name: str) -> bool:
+        """Whether `name` is a symbol of the question, a member of one of its families, or an
+        index letter of a question that has families (the j of Σ_j)."""
+        if name in self.symbols or (self.families and name in INDEX_LETTERS):
+            return True
+        base, _, index = name.rpartition("_")
+        return bool(base) and base in self.families and index in INDEX_LETTERS
 
     def limit(self, learner_limit: float) -> float:
         return learner_limit * (AUTHOR_SCALE if self.author else 1)
@@ -241,7 +255,7 @@ class _Checker:
     def _check_name(self, name: str) -> None:
         if name.startswith("_") or "__" in name:
             raise refuse(f"`{name}` is not a known name")
-        if name in self.vocabulary.symbols or name in CONSTANT_NAMES:
+        if self.vocabulary.knows(name) or name in CONSTANT_NAMES:
             return
         if name in FUNCTION_NAMES:
             raise refuse(f"`{name}` is a function: write it with brackets, as {name}(...)")
@@ -398,19 +412,3 @@ def _digits(node: ast.AST) -> float:
     if isinstance(node.op, ast.Add | ast.Sub):
         return max(left, right) + 1
     return left + right  # products, and quotients as exact fractions
-
-
-def build(tree: ast.expr, vocabulary: Vocabulary) -> Any:
-    """Build the SymPy expression (or tuple of them) for a tree that `parse_tree` accepted.
-
-    SymPy raises a wide variety of exceptions on odd input (and Python may overflow or recurse
-    too deeply); for a learner they all mean the same thing, so they become one AnswerError.
-    """
-    try:
-        from engine.checking.reading.to_sympy import SympyBuilder
-
-        return SympyBuilder(vocabulary).build(tree)
-    except AnswerError:
-        raise
-    except (Exception, RecursionError, MemoryError):
-        raise refuse("SymPy cannot work with this expression") from None

@@ -18,17 +18,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# LaTeX spells the same signs as commands: `\sqrt{512} \approx 22.6`, `\Rightarrow`.
-_IMPLICATION = re.compile(
-    r"→|⇒|=>|->|⟹|;|\\(?:Rightarrow|implies|to|rightarrow|longrightarrow)(?![A-Za-z])"
-    r"|\b(?:so|hence|therefore|thus|gives)\b",
-    re.IGNORECASE,
-)
-_RELATION = re.compile(
-    r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:|\\(?:approx|simeq|cong|geq?|leq?|in)(?![A-Za-z])"
-)
+# Relations and implications as LaTeX spells them: `\sqrt{512} \approx 22.6`, `a \Rightarrow b`.
+_LATEX_RELATIONS = {
+    "approx": "≈", "thickapprox": "≈", "simeq": "≃", "cong": "≅", "geq": "≥", "ge": "≥",
+    "geqslant": "≥", "leq": "≤", "le": "≤", "leqslant": "≤", "in": "∈", "to": "→",
+    "rightarrow": "→", "longrightarrow": "→", "Rightarrow": "⇒", "Longrightarrow": "⇒",
+    "implies": "⇒", "therefore": " therefore ",
+}  # fmt: skip
+_LATEX_RELATION = re.compile(r"\\(" + "|".join(_LATEX_RELATIONS) + r")(?![A-Za-z])")
+# The relations that state a rounded value: `√512 ≈ 22.6`.
+APPROXIMATE_RELATIONS = frozenset({"≈", "~=", "≃", "≅"})
+# (LaTeX's `\Rightarrow`, `\approx` ... are these signs by then: `_LATEX_RELATIONS`.)
+_IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
+_RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
 _APPROXIMATELY = re.compile(
-    r"^\s*(?:≈|\\approx(?![A-Za-z])|~=?|about\b|around\b|roughly\b|exactly\b"
+    r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|exactly\b"
     r"|approx(?:\.|imately\b)?)\s*",
     re.IGNORECASE,
 )
@@ -63,9 +67,15 @@ class Chain:
     def answer(self) -> str:
         return self.links[-1]
 
+    @property
+    def rounded(self) -> bool:
+        """Whether the answer is stated as a rounded value of the link before it (`√512 ≈ 22.6`)."""
+        return bool(self.relations) and self.relations[-1] in APPROXIMATE_RELATIONS
+
 
 def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
+    text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))

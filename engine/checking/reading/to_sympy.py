@@ -14,6 +14,21 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.checking.reading.safe_ast import MAX_DIGITS, MAX_EXPONENT, Vocabulary, refuse
+from engine.errors import AnswerError
+
+
+def build(tree: ast.expr, vocabulary: Vocabulary) -> Any:
+    """Build the SymPy expression (or tuple of them) for a tree that `parse_tree` accepted.
+
+    SymPy raises a wide variety of exceptions on odd input (and Python may overflow or recurse
+    too deeply); for a learner they all mean the same thing, so they become one AnswerError.
+    """
+    try:
+        return SympyBuilder(vocabulary).build(tree)
+    except AnswerError:
+        raise
+    except (Exception, RecursionError, MemoryError):
+        raise refuse("SymPy cannot work with this expression") from None
 
 
 class SympyBuilder:
@@ -70,7 +85,7 @@ class SympyBuilder:
 
     def symbol(self, name: str) -> Any:
         sympy, vocabulary = self.sympy, self.vocabulary
-        if name not in vocabulary.symbols:  # a constant: a question's own symbol `e` wins
+        if not vocabulary.knows(name):  # a constant: a question's own symbol `e` wins
             return {"pi": sympy.pi, "inf": sympy.oo, "i": sympy.I}.get(name, sympy.E)
         if name in vocabulary.matrices:
             return sympy.Symbol(name, commutative=False)

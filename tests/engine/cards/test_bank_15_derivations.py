@@ -183,6 +183,20 @@ def causal_keys() -> None:
     assert is_zero(by_name(formula, {"i": i}) - sympy.Sum(1, (j, 1, i)).doit())
 
 
+def stable_denominator() -> None:
+    # The stated sum over the family s_j, written out over concrete scores, is what the
+    # stable softmax divides exp(s_i - m) by: the reference's weights come out.
+    formula = stated("stable-softmax-denominator")
+    assert getattr(formula.func, "__name__", "") == "sum"
+    term, index = formula.args
+    scores = [sympy.Rational(3, 2), sympy.Integer(-1), sympy.Integer(2), sympy.Rational(1, 4)]
+    m = max(scores)
+    denominator = sum(by_name(term, {f"s_{index}": s, "m": m}) for s in scores)
+    weights = [sympy.exp(s - m) / denominator for s in scores]
+    reference = stable_softmax(np.array([float(s) for s in scores]))
+    assert np.allclose([float(w) for w in weights], reference)
+
+
 DERIVATIONS: dict[str, Callable[[], None]] = {
     "attention-equation": equation,
     "cloze-equation-scores": scores_blank,
@@ -208,6 +222,7 @@ DERIVATIONS: dict[str, Callable[[], None]] = {
     "intensity-s-once-limit": intensity_s_once,
     "cloze-intensity-bytes": intensity,
     "causal-keys-seen": causal_keys,
+    "stable-softmax-denominator": stable_denominator,
 }
 
 

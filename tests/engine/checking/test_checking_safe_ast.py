@@ -4,7 +4,8 @@ import sys
 
 import pytest
 
-from engine.checking.reading.safe_ast import Vocabulary, build, check_size, parse_tree
+from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
+from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError
 
 VOCABULARY = Vocabulary(
