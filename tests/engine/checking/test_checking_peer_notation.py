@@ -272,7 +272,13 @@ def test_names_the_question_does_not_use_are_fine_when_they_cancel(
 
 @pytest.mark.parametrize(
     ("answer", "verdict"),
-    [("a+b", "correct"), ("a+b.", "correct"), ("a+b,", "unreadable"), ("a+b ,  ", "unreadable")],
+    [
+        ("a+b", "correct"),
+        ("a+b.", "correct"),
+        ("a+b, since addition commutes", "correct"),  # the comma leads to the reason
+        ("a+b,", "unreadable"),
+        ("a+b ,  ", "unreadable"),
+    ],
 )
 def test_a_full_stop_ends_an_answer_but_a_trailing_comma_leaves_it_incomplete(
     answer: str, verdict: str
