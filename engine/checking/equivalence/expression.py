@@ -600,6 +600,7 @@ def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:
     )
     sampler = domain.sampler(sorted(given.free_symbols | target.free_symbols, key=str))
     rng = np.random.default_rng(0)
+    ratios: list[complex] = []
     for attempt in range(32):
         try:
             values = sampler.sample(rng, attempt)
@@ -608,8 +609,14 @@ def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:
             continue
         if abs(ratio) < 1e-12:
             return False
-        return equivalent(given, target * sympy.nsimplify(ratio, rational=True), vocabulary)
-    return False
+        ratios.append(ratio)
+        if len(ratios) == 2:
+            break
+    if not ratios:
+        return False
+    if len(ratios) == 2 and abs(ratios[1] - ratios[0]) > 1e-6 * abs(ratios[0]):
+        return False  # the ratio changes from point to point: not a constant multiple
+    return equivalent(given, target * sympy.nsimplify(ratios[0], rational=True), vocabulary)
 
 
 def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> Vocabulary:

@@ -351,12 +351,20 @@ def _is_minus_one(exponent: list[Token]) -> bool:
 
 
 def _function_argument(tokens: list[Token], j: int) -> tuple[list[Token] | None, int]:
-    """The argument after a function: a bracketed group, or the juxtaposed operands that
-    follow (`2x`, `x^2`, `n!`), up to the next operator, bracket or function."""
+    """The argument after a function: a bracketed group, a bracketed call of another function,
+    or the juxtaposed operands that follow (`2x`, `x^2`, `n!`), up to the next operator,
+    bracket or function."""
     if j < len(tokens) and tokens[j].kind == "open":
         end = _matching_close(tokens, j)
         return (None, j) if end is None else (tokens[j + 1 : end], end + 1)
     run: list[Token] = []
+    called = j + 1 < len(tokens) and tokens[j + 1].kind == "open"
+    if called and tokens[j].kind == "name" and tokens[j].text in FUNCTION_NAMES:
+        # `ln sqrt(x)`, `ln |x|`: a bracketed call is an operand, ln(sqrt(x)).
+        end = _matching_close(tokens, j + 1)
+        if end is None:
+            return None, j
+        run, j = tokens[j : end + 1], end + 1
     while j < len(tokens):
         token = tokens[j]
         operand = token.kind == "number" or (token.kind == "name" and _is_operand(token.text))

@@ -226,8 +226,8 @@ def _absolute_bars(text: str) -> str:
     for char in text:
         if char == "|":
             opening = open_bars == 0 or previous in ("", "(", "[", ",", "+", "-", "*", "/", "^")
-            if opening:
-                out.append("abs(")
+            if opening:  # apart from a name before it: `ln|x|` is ln(abs(x)), not `lnabs`
+                out.append(" abs(" if previous.isalnum() or previous == "_" else "abs(")
                 open_bars += 1
             else:
                 out.append(")")

@@ -36,14 +36,15 @@ _APPROXIMATELY = re.compile(
     r"|approx(?:\.|imately\b)?)\s*",
     re.IGNORECASE,
 )
-# `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer.
+# `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer. A trailing comma is
+# not dropped: it says more was to follow (`a+b,`), so the answer is incomplete.
 _TRAILING = re.compile(
-    r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|[.,;]\s*)+\s*$", re.IGNORECASE
+    r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|\.\s*)+\s*$", re.IGNORECASE
 )
 # `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
-# `p_i(1 - p_i) since δ_ii = 1`: a reason after the answer.
+# `p_i(1 - p_i) since δ_ii = 1`, `0, since E[q_i]=0`: a reason after the answer.
 _REASON = re.compile(
-    r"\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
+    r"\s*,?\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
     re.IGNORECASE | re.DOTALL,
 )
 # `-p_i p_j for i ≠ j`, `d_k/4 when T ≫ d_k`: the case the answer holds for.

@@ -268,3 +268,54 @@ def test_names_the_question_does_not_use_are_fine_when_they_cancel(
     answer: str, expected: str, verdict: str
 ) -> None:
     assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("a+b", "correct"),
+        ("a+b.", "correct"),
+        ("a+b, since addition commutes", "correct"),  # the comma leads to the reason
+        ("a+b,", "unreadable"),
+        ("a+b ,  ", "unreadable"),
+    ],
+)
+def test_a_full_stop_ends_an_answer_but_a_trailing_comma_leaves_it_incomplete(
+    answer: str, verdict: str
+) -> None:
+    assert verdict_of(answer, "a+b") == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("ln|x|", "ln(abs(x))", "correct"),
+        ("log |x - 1|", "ln(abs(1 - x))", "correct"),
+        ("ln sqrt(x)", "ln(x)/2", "correct"),
+        ("sin abs(x)", "sin(abs(x))", "correct"),
+        ("sin exp(x) + 1", "sin(exp(x)) + 1", "correct"),
+        ("sin sqrt(x)^2", "sin(x)", "correct"),  # a power goes with the operand, as in sin x^2
+        ("ln sqrt(x) + 1", "ln(x)/2", "wrong"),
+        ("ln sqrt(x", "ln(x)/2", "unreadable"),
+    ],
+)
+def test_a_function_applied_without_brackets_to_another_function_call(
+    answer: str, expected: str, verdict: str
+) -> None:
+    assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "verdict"),
+    [
+        ("4 - 2x = 0", "x = 2", "correct"),  # a constant multiple, -2, of x - 2
+        ("x(x - 2) = 0", "x = 2", "wrong"),  # a multiple by x, which adds the root 0
+        ("(x - 2)^2 = 0", "x = 2", "wrong"),
+        ("y/2 = x + 1/2", "y = 2x + 1", "correct"),
+        ("y = 2x - 1", "y = 2x + 1", "wrong"),
+    ],
+)
+def test_an_equation_holds_the_same_when_its_sides_differ_by_a_constant_factor_only(
+    answer: str, expected: str, verdict: str
+) -> None:
+    assert verdict_of(answer, expected) == verdict
