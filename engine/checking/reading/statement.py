@@ -21,7 +21,7 @@ from dataclasses import dataclass
 # LaTeX spells the same signs as commands: `\sqrt{512} \approx 22.6`, `\Rightarrow`.
 _IMPLICATION = re.compile(
     r"→|⇒|=>|->|⟹|;|\\(?:Rightarrow|implies|to|rightarrow|longrightarrow)(?![A-Za-z])"
-    r"|\b(?:so|hence|therefore|thus|gives)\b",
+    r"|\b(?:(?<!\bor )so|hence|therefore|thus|gives)\b",
     re.IGNORECASE,
 )
 _RELATION = re.compile(

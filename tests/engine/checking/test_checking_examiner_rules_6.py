@@ -1,0 +1,56 @@
+"""Rules a fair examiner follows that the held-out corpus 6 showed missing.
+
+Each test states one rule with answers of its own, not rows of the corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bank.catalog import open_set
+from engine.bank.model import QuestionSet
+from engine.checking import check_number
+from engine.verdict import Verdict
+
+
+@pytest.fixture(scope="module")
+def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
+    return open_set("15", tmp_path_factory.mktemp("store"))
+
+
+def grade(set_15: QuestionSet, item_id: str, answer: str) -> Verdict:
+    item = set_15.item(item_id)
+    assert item is not None
+    return item.grade(answer)
+
+
+@pytest.mark.parametrize("answer", ["22.6 or so", "22.6 roughly"])
+def test_a_hedge_after_the_number_is_not_a_conclusion(answer: str) -> None:
+    assert check_number(answer, 512**0.5, abs_tol=0.05).correct
+    wrong = check_number(answer.replace("22.6", "21.6"), 512**0.5, abs_tol=0.05)
+    assert wrong.valid and not wrong.correct
+
+
+@pytest.mark.parametrize(
+    ("item_id", "answer", "names"),
+    [
+        ("cloze-five-lines-transpose", "K.t", ".t"),
+        ("cloze-five-lines-exp", "S.exp()", ".exp"),
+        ("cloze-five-lines-exp", "np.expo(S)", "np.expo"),
+        ("cloze-five-lines-scale", "math.squareroot(Q.shape[-1])", "math.squareroot"),
+    ],
+)
+def test_a_name_numpy_does_not_have_is_code_that_fails(
+    set_15: QuestionSet, item_id: str, answer: str, names: str
+) -> None:
+    verdict = grade(set_15, item_id, answer)
+    assert verdict.valid and not verdict.correct
+    assert f"`{names}`" in verdict.feedback
+
+
+def test_other_exponentials_and_logarithms_of_numpy_are_computed(set_15: QuestionSet) -> None:
+    two = grade(set_15, "cloze-five-lines-exp", "np.exp2(S)")
+    assert two.valid and not two.correct
+    assert grade(set_15, "cloze-five-lines-exp", "np.exp2(S / np.log(2))").correct
+    # A NumPy name outside what is computed here is still asked again, never guessed.
+    assert not grade(set_15, "cloze-five-lines-exp", "np.fft.fft(S)").valid
