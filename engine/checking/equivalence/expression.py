@@ -685,6 +685,10 @@ def _wrong_hint(given: Any, target: Any) -> str:
     return hint
 
 
+class NotRealError(AnswerError):
+    """A well-formed expression whose value is not a real number (`1/i`, `sqrt(-1)`)."""
+
+
 def evaluate_number(text: str, *, aliases: Aliases | None = None) -> float:
     """The value of a typed constant such as `22.6`, `sqrt(512)`, `√512`, `2/3` or `1e-3`.
 
@@ -704,5 +708,5 @@ def _evaluate_number(text: str, aliases: Aliases | None) -> tuple[Any, float]:
     except (Undefined, TypeError):
         raise AnswerError("could not read this: it has no finite value") from None
     if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
-        raise AnswerError("could not read this: it is not a real number")
+        raise NotRealError("could not read this: it is not a real number")
     return expr, value.real

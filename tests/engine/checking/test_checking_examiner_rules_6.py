@@ -54,3 +54,18 @@ def test_other_exponentials_and_logarithms_of_numpy_are_computed(set_15: Questio
     assert grade(set_15, "cloze-five-lines-exp", "np.exp2(S / np.log(2))").correct
     # A NumPy name outside what is computed here is still asked again, never guessed.
     assert not grade(set_15, "cloze-five-lines-exp", "np.fft.fft(S)").valid
+
+
+@pytest.mark.parametrize("answer", ["1/i", "sqrt(-1)", "2 + 3i"])
+def test_a_value_that_is_not_real_is_a_wrong_number_not_an_unreadable_one(answer: str) -> None:
+    verdict = check_number(answer, 1.0, abs_tol=1e-3)
+    assert verdict.valid and not verdict.correct
+    assert "not a real number" in verdict.feedback
+
+
+def test_working_may_be_the_equation_the_answer_solves() -> None:
+    assert check_number("40 (d_k/4 = 10)", 40, abs_tol=0.5).correct
+    assert check_number("16 (4 h = 64)", 16, abs_tol=0.5).correct
+    # The number must solve it: `20 (d_k/4 = 10)` states working that 20 does not meet.
+    verdict = check_number("20 (d_k/4 = 10)", 20, abs_tol=0.5)
+    assert verdict.valid and not verdict.correct and "your working" in verdict.feedback
