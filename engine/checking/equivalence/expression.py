@@ -137,7 +137,7 @@ def check_expression(
             return Verdict(correct=True, interpreted_as=pretty(right), feedback="correct", score=1)
         return Verdict(correct=False, valid=False, feedback=str(error))
     equal = _stated_equal(question, target)
-    given = _as_stated(given, equal)
+    given = _off_the_diagonal(_as_stated(given, equal), question)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
     if label_problem:
@@ -393,6 +393,21 @@ def _refuse_division_by_zero(expr: Any) -> None:
 
     if expr.has(sympy.zoo, sympy.nan):
         raise AnswerError("could not read this: it divides by zero, which has no value")
+
+
+_UNEQUAL_INDICES = re.compile(r"(?<![\w])([a-z])\s*(?:≠|!=|\\neq?(?![A-Za-z]))\s*([a-z])(?!\w)")
+
+
+def _off_the_diagonal(given: Any, question: str) -> Any:
+    """`p_i (δ_ij − p_j)` answers a question that states i ≠ j: there δ_ij is 0."""
+    unequal = {frozenset(pair) for pair in _UNEQUAL_INDICES.findall(question)}
+    zero = {
+        symbol: 0
+        for symbol in given.free_symbols
+        if is_kronecker_delta(str(symbol))
+        and frozenset(re.findall(r"[a-z]", str(symbol).split("_", 1)[-1])) in unequal
+    }
+    return given.subs(zero) if zero else given
 
 
 def _has_kronecker(*expressions: Any) -> bool:

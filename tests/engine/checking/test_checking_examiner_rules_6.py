@@ -69,3 +69,13 @@ def test_working_may_be_the_equation_the_answer_solves() -> None:
     # The number must solve it: `20 (d_k/4 = 10)` states working that 20 does not meet.
     verdict = check_number("20 (d_k/4 = 10)", 20, abs_tol=0.5)
     assert verdict.valid and not verdict.correct and "your working" in verdict.feedback
+
+
+def test_a_delta_of_indices_the_question_states_unequal_is_zero(set_15: QuestionSet) -> None:
+    assert grade(set_15, "softmax-offdiagonal", "p_i(δ_ij - p_j)").correct
+    assert grade(set_15, "softmax-offdiagonal", "p_i delta_ij - p_i p_j").correct
+    wrong = grade(set_15, "softmax-offdiagonal", "p_i(δ_ij + p_j)")
+    assert wrong.valid and not wrong.correct
+    # Where the question covers every i and j, δ_ij keeps its meaning.
+    assert not grade(set_15, "softmax-grad", "-p_i p_j").correct
+    assert grade(set_15, "softmax-grad", "p_i(δ_ij - p_j)").correct
