@@ -91,6 +91,15 @@ class Tolerance:
         return max(self.abs_tol or 0.0, (self.rel_tol or 0.0) * abs(expected))
 
 
+# `undefined`, `it depends on the scores`, `does not exist`: the claim that there is no value.
+_NO_SINGLE_VALUE = re.compile(
+    r"\s*(?:it\s+)?(?:(?:is\s+)?(?:undefined|not\s+defined|unknown|indeterminate)"
+    r"|(?:it\s+)?depends(?:\s+on\s+[\w\s,.'-]{1,60})?"
+    r"|(?:it\s+)?(?:does\s+not|doesn't|doesnt)\s+exist|no\s+(?:single\s+)?value)\s*[.!]?\s*",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class _Reading:
     value: float
@@ -116,6 +125,9 @@ def check_number(
     against which a left side such as `σ = ...` is judged.
     """
     tolerance = Tolerance(abs_tol, rel_tol, precision)
+    if _NO_SINGLE_VALUE.fullmatch(answer):
+        # A readable claim that there is no value to give: wrong where the question has one.
+        return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
         refuse_final_exclamation(answer, factorials=False)

@@ -79,3 +79,16 @@ def test_a_delta_of_indices_the_question_states_unequal_is_zero(set_15: Question
     # Where the question covers every i and j, δ_ij keeps its meaning.
     assert not grade(set_15, "softmax-grad", "-p_i p_j").correct
     assert grade(set_15, "softmax-grad", "p_i(δ_ij - p_j)").correct
+
+
+@pytest.mark.parametrize(
+    "answer", ["undefined", "it depends on the scores", "Depends.", "does not exist", "no value"]
+)
+def test_the_claim_that_there_is_no_value_is_a_wrong_answer(answer: str) -> None:
+    verdict = check_number(answer, 1.0, abs_tol=1e-3)
+    assert verdict.valid and not verdict.correct
+
+
+def test_other_words_are_still_asked_again() -> None:
+    assert not check_number("banana", 1.0, abs_tol=1e-3).valid
+    assert not check_number("undefinedness", 1.0, abs_tol=1e-3).valid
