@@ -92,3 +92,11 @@ def test_the_claim_that_there_is_no_value_is_a_wrong_answer(answer: str) -> None
 def test_other_words_are_still_asked_again() -> None:
     assert not check_number("banana", 1.0, abs_tol=1e-3).valid
     assert not check_number("undefinedness", 1.0, abs_tol=1e-3).valid
+
+
+def test_a_bracketed_equation_after_an_expression_is_a_remark(set_15: QuestionSet) -> None:
+    assert grade(set_15, "jacobian-diagonal", "p_i(1 - p_i) (δ_ii = 1)").correct
+    wrong = grade(set_15, "jacobian-diagonal", "p_i(1 + p_i) (δ_ii = 1)")
+    assert wrong.valid and not wrong.correct
+    # Without the equation the bracket is a factor, as before.
+    assert not grade(set_15, "jacobian-diagonal", "p_i(1 - p_i) (1 - p_i)").correct
