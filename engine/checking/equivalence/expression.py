@@ -330,7 +330,8 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
             has_words(group[1], known)
             or _RELATION_SIGNS.search(group[1])
             or group[1].startswith(("=", "≈"))  # `1 (= d_k/d_k)`: working, as a remark
-            or "=" in group[1]  # `p_i(1 - p_i) (δ_ii = 1)`: an equation is never a factor
+            # `p_i(1 - p_i) (δ_ii = 1)`: an equation is never a factor (`𝟙[i=j]` may be one)
+            or "=" in split_chain(group[1]).relations
         ):
             return read_expression(number_word(group[0]), vocabulary, aliases=aliases)
         head = _without_unit(text)

@@ -100,6 +100,9 @@ _NO_SINGLE_VALUE = re.compile(
 )
 
 
+_LIST_REFUSED = "a list of values is not an answer here"
+
+
 @dataclass(frozen=True)
 class _Reading:
     value: float
@@ -151,6 +154,8 @@ def check_number(
         # Read, and not a real number: a readable answer to a question whose answer is one.
         return Verdict(correct=False, feedback="this is not a real number, and the answer is one")
     except AnswerError as error:
+        if _LIST_REFUSED in str(error):  # `[3, 4]`: read, and a list where one number is asked
+            return Verdict(correct=False, feedback="the question asks for one number, not a list")
         return Verdict(correct=False, valid=False, feedback=str(error))
     final = readings[-1]
     assert final is not None

@@ -100,3 +100,15 @@ def test_a_bracketed_equation_after_an_expression_is_a_remark(set_15: QuestionSe
     assert wrong.valid and not wrong.correct
     # Without the equation the bracket is a factor, as before.
     assert not grade(set_15, "jacobian-diagonal", "p_i(1 - p_i) (1 - p_i)").correct
+
+
+@pytest.mark.parametrize("answer", ["[3, 4]", "(3, 4)", "[3.00, 4.00]"])
+def test_a_list_where_one_number_is_asked_is_read_and_wrong(answer: str) -> None:
+    verdict = check_number(answer, 3.0, abs_tol=0.01)
+    assert verdict.valid and not verdict.correct and "one number" in verdict.feedback
+
+
+def test_an_equation_inside_a_factor_keeps_the_factor(set_15: QuestionSet) -> None:
+    verdict = grade(set_15, "softmax-grad", "p_i (𝟙[i=j] - p_j)")
+    assert not verdict.correct  # the indicator is not read as a remark that drops the factor
+    assert "not equivalent" not in verdict.feedback
