@@ -128,11 +128,11 @@ def check_number(
     against which a left side such as `σ = ...` is judged.
     """
     tolerance = Tolerance(abs_tol, rel_tol, precision)
-    if _NO_SINGLE_VALUE.fullmatch(answer):
-        # A readable claim that there is no value to give: wrong where the question has one.
-        return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
+        if _NO_SINGLE_VALUE.fullmatch(answer):
+            # A readable claim that there is no value to give: wrong where the question has one.
+            return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
         refuse_final_exclamation(answer, factorials=False)
         chain = split_chain(rewrite(answer).text, colon=False)
         links, label_problem = _without_label(chain, question, unit)

@@ -7,21 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
 from engine.checking import check_number
-from engine.verdict import Verdict
+from tests.engine.checking.test_checking_examiner_rules import grade, set_15
 
-
-@pytest.fixture(scope="module")
-def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
-    return open_set("15", tmp_path_factory.mktemp("store"))
-
-
-def grade(set_15: QuestionSet, item_id: str, answer: str) -> Verdict:
-    item = set_15.item(item_id)
-    assert item is not None
-    return item.grade(answer)
+__all__ = ["set_15"]  # the module's fixture of the bank, shared with the rules of corpora 4 and 5
 
 
 @pytest.mark.parametrize("answer", ["22.6 or so", "22.6 roughly"])
