@@ -46,6 +46,9 @@ TOTAL_BUDGET_S = 30.0
 Progress = Callable[[str], None]
 
 
+KERNEL = "kernel"  # the name of the Numba kernel among the timed processes
+
+
 class StopLadder(Exception):
     """The ladder stops here, for the reason given; `wrong`: the code gave a wrong output."""
 
@@ -110,11 +113,14 @@ def time_submission(
                     say,
                     min_samples,
                     baseline,
+                    lambda _who, reason: notes.append(kernel_left_out(reason)),
                 )
             except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
             sizes.append(row)
+            if row["kernel_s"] is None:
+                kernel = None  # not timed at this size (or left out): not at the next ones
             spent = time.perf_counter() - started
             # The next size costs about 4-8 times this one (T² scores, T² d products).
             estimate = 6 * (row["median_s"] + row["numpy_s"]) * (WARMUP + min_samples)
@@ -195,6 +201,7 @@ def _time_size(
     say: Progress,
     min_samples: int,
     baseline: int,
+    kernel_failed: Callable[[str, str], None],
 ) -> dict[str, Any]:
     args = _inputs(target, plan, t, rng)
     # Code that masks the future by itself (causal_attention) is timed against causal references.
@@ -226,8 +233,14 @@ def _time_size(
         say,
         min_samples=min_samples,
         after_warmup=no_processes_left,
+        optional=kernel_failed,
     )
-    return _row(target, t, times["mine"], times["ref"], times.get("kernel"), machine)
+    return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
+
+
+def kernel_left_out(reason: str) -> str:
+    """The note that says the kernel was dropped from the timing, and why."""
+    return f"the Numba kernel was left out of the timing ({reason})"
 
 
 def sample_interleaved(
@@ -242,17 +255,37 @@ def sample_interleaved(
     max_samples: int = MAX_SAMPLES,
     size_budget_s: float = SIZE_BUDGET_S,
     after_warmup: Callable[[], None] | None = None,
+    optional: Callable[[str, str], None] | None = None,
 ) -> dict[str, list[float]]:
     """Seconds per call of each of `whos` at one size: warm-up calls first (not counted), then
     rounds in a fresh order, until `min_samples` are in and the size's budget is spent. Every
-    result goes through `check`, which raises StopLadder to end the ladder."""
+    result goes through `check`, which raises StopLadder to end the ladder.
+
+    The Numba kernel is a comparison, not part of the verdict: when `optional` is given, a
+    failure of the kernel (a time-out while a busy machine loads it, say) drops it from this
+    size on, `optional(who, reason)` is told why, and the others go on being timed."""
+    whos = list(whos)
+
+    def checked(result: CallResult, who: str) -> bool:
+        try:
+            check(result, who)
+        except StopLadder as stop:
+            if who != KERNEL or optional is None:
+                raise
+            whos.remove(who)
+            times.pop(who, None)
+            optional(who, str(stop))
+            return False
+        return True
+
+    times: dict[str, list[float]] = {}
     say(f"timing T = {t}: warming up")
     for _ in range(WARMUP):
-        for who in whos:
-            check(call(who), who)
+        for who in list(whos):
+            checked(call(who), who)
     if after_warmup is not None:
         after_warmup()
-    times: dict[str, list[float]] = {who: [] for who in whos}
+    times = {who: [] for who in whos}
     shuffle = random.Random(t)
     last = ""
     size_started = time.perf_counter()
@@ -270,17 +303,21 @@ def sample_interleaved(
             order.append(order.pop(0))
         last = order[-1]
         for who in order:
+            if who not in whos:  # dropped earlier in this round
+                continue
             result = call(who)
-            check(result, who)
-            assert result.seconds is not None
-            times[who].append(result.seconds)
+            if checked(result, who):
+                assert result.seconds is not None
+                times[who].append(result.seconds)
         if len(times[whos[0]]) % 5 == 0:
             say(f"timing T = {t}: {len(times[whos[0]])} samples each")
     return times
 
 
 def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") -> None:
-    whose = "your code" if who == "mine" else f"the {who} reference (a bug in attnquiz)"
+    whose = {"mine": "your code", KERNEL: "the Numba kernel"}.get(
+        who, f"the {who} reference (a bug in attnquiz)"
+    )
     if result.status != "ok" or result.seconds is None:
         raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
     value = result.value[0] if isinstance(result.value, tuple) else result.value

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from enum import IntEnum
 
 import fsrs.scheduler
@@ -23,6 +23,8 @@ DEFAULT_RETENTION = 0.9
 # A card rated Again this many times is a leech: it costs reviews without sticking, and usually
 # needs rewriting or a different angle (Anki flags at 8 lapses; our sets are small, so earlier).
 LEECH_FAILS = 4
+# Cards still in (re)learning come back within the session when due this soon (as in Anki).
+LEARN_AHEAD = timedelta(minutes=20)
 
 
 class Grade(IntEnum):
@@ -78,6 +80,23 @@ class CardState:
     @property
     def is_leech(self) -> bool:
         return self.fails >= LEECH_FAILS
+
+
+def local_day_start(now: datetime) -> datetime:
+    """Midnight of `now`'s day in the local time zone."""
+    local = now.astimezone()
+    return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
+
+
+def is_due(card: CardState, now: datetime) -> bool:
+    """Whether a session started at `now` shows the card: a review card due by the end of the
+    local day, a (re)learning card due within LEARN_AHEAD. Never a suspended card, nor one
+    without a due date (never reviewed: it is new, not due)."""
+    if card.suspended or card.due is None:
+        return False
+    if card.phase == Phase.REVIEW:
+        return card.due <= local_day_start(now) + timedelta(days=1)
+    return card.due <= now + LEARN_AHEAD
 
 
 def check_parameters(values: Sequence[float]) -> tuple[float, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
@@ -22,7 +22,15 @@ from engine.cards.exercise import ExerciseItem
 from engine.cards.typed import TypedItem
 from engine.checking.worker.bounded import Checker
 from engine.errors import AnswerError
-from engine.schedule import CardState, Grade, Phase, Scheduling
+from engine.schedule import (
+    LEARN_AHEAD,
+    CardState,
+    Grade,
+    Phase,
+    Scheduling,
+    is_due,
+    local_day_start,
+)
 from engine.store import ReviewRecord, Store
 from engine.store.retired import carry_over_retired
 from engine.store.reviews import Recorded
@@ -30,8 +38,6 @@ from engine.store.settings import DEFAULT_NEW_PER_DAY, LeechAction
 from engine.verdict import Verdict
 
 Clock = Callable[[], datetime]
-# Cards still in (re)learning come back within the session when due this soon (as in Anki).
-LEARN_AHEAD = timedelta(minutes=20)
 # A confident wrong answer comes back after this many other cards (or sooner, if fewer wait).
 CONFIDENT_MISS_GAP = 2
 
@@ -89,11 +95,6 @@ class Summary:
     leeches: list[str] = field(default_factory=list)
     suspended: list[str] = field(default_factory=list)
     new_waiting: int = 0  # new cards held back by the daily limit
-
-
-def local_day_start(now: datetime) -> datetime:
-    local = now.astimezone()
-    return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
 
 
 def grade_answer(question: Question, text: str, checker: Checker) -> tuple[Grade, Verdict | None]:
@@ -177,16 +178,7 @@ class ReviewSession:
         if self.cram:
             return ids
         cards = self.store.cards(self.qset.name, ids)
-        day_end = local_day_start(now) + timedelta(days=1)
-
-        def is_due(card: CardState) -> bool:
-            assert card.due is not None
-            if card.suspended:
-                return False
-            horizon = day_end if card.phase == Phase.REVIEW else now + LEARN_AHEAD
-            return card.due <= horizon
-
-        due = sorted((c.due, i) for i, c in cards.items() if is_due(c))  # type: ignore[misc]
+        due = sorted((c.due, i) for i, c in cards.items() if is_due(c, now))  # type: ignore[misc]
         introduced = self.store.introduced_since(self.qset.name, local_day_start(now), ids)
         room = max(0, new_per_day - introduced)
         due_ids, new_ids = bury_siblings(

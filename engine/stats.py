@@ -15,8 +15,7 @@ from statistics import mean
 
 from engine.bank.model import QuestionSet
 from engine.drills import CARD_PREFIX
-from engine.schedule import LEECH_FAILS, CardState, Phase, Scheduling
-from engine.session import LEARN_AHEAD, local_day_start
+from engine.schedule import LEARN_AHEAD, LEECH_FAILS, CardState, Phase, Scheduling, local_day_start
 from engine.store import Store
 from engine.store.reviews import from_ms, to_ms
 

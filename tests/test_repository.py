@@ -3,8 +3,11 @@ documents the code cites ship with it."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,3 +33,31 @@ def test_every_document_the_code_cites_ships_in_the_repository() -> None:
         assert "SPEC.md" not in path.read_text(encoding="utf-8"), path
     assert "docs/spec.md" in cited
     assert all((ROOT / doc).is_file() for doc in cited), cited
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at load time or inside a function."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("package", "above"),
+    [
+        # The Anki export writes files; it shares words with the screen, never the screen itself.
+        ("engine/export", ("engine.ui", "engine.commands", "engine.cli")),
+        # Scheduling, banks, cards and the store are below every front end and command.
+        ("engine/bank", ("engine.ui", "engine.commands", "engine.cli", "engine.session")),
+        ("engine/cards", ("engine.ui", "engine.commands", "engine.cli", "engine.session")),
+        ("engine/store", ("engine.ui", "engine.commands", "engine.cli", "engine.session")),
+    ],
+)
+def test_dependencies_point_down(package: str, above: tuple[str, ...]) -> None:
+    for path in sorted((ROOT / package).rglob("*.py")):
+        upward = {m for m in imported_modules(path) if m.startswith(above)}
+        assert not upward, f"{path.relative_to(ROOT)} imports {sorted(upward)}"

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_ref.exercises import solutions
+import attention_ref.exercises.solutions as solutions
 from attention_ref.reference import Array
 
 

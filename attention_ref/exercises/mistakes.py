@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from attention_ref.exercises import solutions
+import attention_ref.exercises.solutions as solutions
 from attention_ref.pitfalls import ATTENTION_PITFALLS, naive_softmax
 from attention_ref.reference import Array, attention, stable_softmax
 

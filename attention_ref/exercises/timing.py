@@ -18,12 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from attention_ref.exercises import solutions
+import attention_ref.exercises.solutions as solutions
 from attention_ref.exercises.grader import ENTRY, wrapped_source
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.timing import (
+    KERNEL,
     StopLadder,
     compiled_kernel,
+    kernel_left_out,
     kernel_sandbox,
     paired_ratio,
     pin_to_one_core,
@@ -146,7 +148,9 @@ def time_exercise(
                     break
                 args, expected = inputs(rng, t)
                 try:
-                    sizes.append(_time_size(boxes, battery, args, expected, t, left, say, baseline))
+                    sizes.append(
+                        _time_size(boxes, battery, args, expected, t, left, say, baseline, notes)
+                    )
                 except StopLadder as stop:
                     stopped, wrong = str(stop), stop.wrong
                     break
@@ -175,7 +179,12 @@ def _time_size(
     left: float,
     say: Progress,
     baseline: int,
+    notes: list[str],
 ) -> dict[str, Any]:
+    def kernel_failed(who: str, reason: str) -> None:
+        del boxes[who]  # not at the later sizes either
+        notes.append(kernel_left_out(reason))
+
     def call(who: str) -> CallResult:
         if who == "kernel":
             return boxes[who].call(*args, **KERNEL_CALLS[battery])
@@ -195,6 +204,7 @@ def _time_size(
         min_samples=MIN_SAMPLES,
         size_budget_s=SIZE_BUDGET_S,
         after_warmup=no_processes_left,
+        optional=kernel_failed,
     )
     mine = times["mine"]
     return {
@@ -205,8 +215,8 @@ def _time_size(
         "samples": len(mine),
         "reference_s": statistics.median(times["ref"]),
         "vs_reference": paired_ratio(mine, times["ref"]),
-        "kernel_s": statistics.median(times["kernel"]) if "kernel" in times else None,
-        "vs_kernel": paired_ratio(mine, times["kernel"]) if "kernel" in times else None,
+        "kernel_s": statistics.median(times[KERNEL]) if KERNEL in times else None,
+        "vs_kernel": paired_ratio(mine, times[KERNEL]) if KERNEL in times else None,
     }
 
 

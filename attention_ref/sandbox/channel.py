@@ -15,7 +15,7 @@ import socket
 import time
 from typing import Any
 
-from attention_ref.sandbox import protocol
+import attention_ref.sandbox.protocol as protocol
 from attention_ref.sandbox.output import CappedTail
 
 

@@ -21,7 +21,11 @@ import socket
 import sys
 from typing import Any, NoReturn
 
-from attention_ref.sandbox import isolation, landlock, own_packages, protocol, seccomp
+import attention_ref.sandbox.isolation as isolation
+import attention_ref.sandbox.landlock as landlock
+import attention_ref.sandbox.own_packages as own_packages
+import attention_ref.sandbox.protocol as protocol
+import attention_ref.sandbox.seccomp as seccomp
 from attention_ref.sandbox.limits import Limits, apply_limits, arm_cpu_limit
 
 _MAX_MESSAGE = 400
@@ -154,7 +158,7 @@ def _run_worker(
     isolation.die_with_parent()
     import numpy as np  # noqa: F401  (loaded while every file is still reachable)
 
-    from attention_ref.sandbox import arrays  # noqa: F401
+    import attention_ref.sandbox.arrays as arrays  # noqa: F401
 
     # The boot line put the package root first; installed packages (numba, scipy) stay.
     if sys.path and sys.path[0] == settings["package_root"]:
@@ -271,7 +275,7 @@ class _Worker:
     def __init__(
         self, sock: socket.socket, token: bytes, settings: dict[str, Any], limits: Limits
     ) -> None:
-        from attention_ref.sandbox import arrays
+        import attention_ref.sandbox.arrays as arrays
 
         self._arrays = arrays
         self._sock = sock

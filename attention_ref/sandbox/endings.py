@@ -14,7 +14,7 @@ import signal
 import subprocess
 from typing import Any
 
-from attention_ref.sandbox import processes
+import attention_ref.sandbox.processes as processes
 from attention_ref.sandbox.output import visible_controls
 from attention_ref.sandbox.results import Status
 

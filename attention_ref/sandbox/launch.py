@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from attention_ref.sandbox import processes
+import attention_ref.sandbox.processes as processes
 from attention_ref.sandbox.isolation import others_can_enter
 from attention_ref.sandbox.limits import Limits
 

@@ -24,10 +24,6 @@ class CappedTail:
         if excess > 0:
             del self._data[:excess]
 
-    @property
-    def capped(self) -> bool:
-        return self.total > self._limit
-
     def text(self) -> str:
         return visible_controls(self._data.decode("utf-8", errors="replace"))
 

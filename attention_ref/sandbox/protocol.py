@@ -120,10 +120,6 @@ class FrameReader:
             # Fail early on junk, before a hostile length makes us buffer more.
             _parse_prefix(self._buffer[: PREFIX.size], self._token, self._max_payload)
 
-    @property
-    def pending(self) -> int:
-        return len(self._buffer)
-
     def next_frame(self) -> Frame | None:
         if len(self._buffer) < PREFIX.size:
             return None

@@ -23,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
+import attention_ref.sandbox.launch as launch
+import attention_ref.sandbox.memory_cgroup as memory_cgroup
+import attention_ref.sandbox.protocol as protocol
 from attention_ref.bounded_read import read_at_most
-from attention_ref.sandbox import launch, memory_cgroup, protocol
 from attention_ref.sandbox.arrays import ArrayFormatError, decode_arrays, encode_arrays
 from attention_ref.sandbox.channel import Channel, Closed, Deadline, Ended
 from attention_ref.sandbox.endings import describe_death, kill_everything, one_line

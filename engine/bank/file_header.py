@@ -1,17 +1,42 @@
 """What every YAML file of a set begins with: banks, derivation drills, timed and rapid drills.
 
-`format_version`, the set's name, a title and an optional description, validated strictly
-(unknown fields are errors, so a typo is reported rather than ignored).
+`format_version`, the kind of file, the set's name, a title and an optional description,
+validated strictly (unknown fields are errors, so a typo is reported rather than ignored).
+
+`kind:` says what the file is (`bank`, `drills`, `timed-drill`, `rapid-drill`), so that lint
+reads a file as what it is wherever it lies. It is optional: a file without it (every file
+written before it existed) is read as what its place says, `quizzes/` banks and `drills/`
+drills, exactly as before. docs/file-format.md describes the header for authors.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
 
 SetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
 Title = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+FileKind = Literal["bank", "drills", "timed-drill", "rapid-drill"]
+
+
+@dataclass(frozen=True)
+class KindOfFile:
+    """How messages name a kind of file, the top-level key its contents are under, and where
+    attnquiz looks for files of that kind."""
+
+    label: str
+    section: str
+    place: str
+
+
+FILE_KINDS: dict[FileKind, KindOfFile] = {
+    "bank": KindOfFile("a bank", "items", "quizzes/<set>.yaml or quizzes/<set>/"),
+    "drills": KindOfFile("a drill file", "drills", "drills/<set>.yaml or drills/<set>/"),
+    "timed-drill": KindOfFile("a timed drill file", "timed", "drills/<set>-timed.yaml"),
+    "rapid-drill": KindOfFile("a rapid drill file", "rapid", "drills/<set>-rapid.yaml"),
+}
 
 
 class StrictModel(BaseModel):
@@ -22,6 +47,8 @@ class StrictModel(BaseModel):
 
 class FileHeader(StrictModel):
     format_version: Literal[1]
+    # Checked against what the file is read as before the rest (see `yaml_source.check_kind`).
+    kind: FileKind | None = None
     set: SetName
     title: Title
     description: str | None = None

@@ -49,8 +49,7 @@ def load_bank_file(
     doc, value = read_versioned(
         path,
         shown_as,
-        kind="a bank",
-        contents="format_version, set, title and items",
+        kind="bank",
         version=FORMAT_VERSION,
     )
     result = LoadedFile(path=doc.path, problems=doc.problems)
@@ -173,6 +172,4 @@ def load_set(name: str, files: list[tuple[Path, str]]) -> QuestionSet:
         name=name,
         title=merged.title,
         items=tuple(merged.entries),
-        sources=tuple(s for _, s in files),
-        source_of=merged.where,
     )

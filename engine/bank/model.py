@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from pydantic import Field
@@ -31,8 +31,6 @@ class QuestionSet:
     name: str
     title: str
     items: tuple[Item, ...]
-    sources: tuple[str, ...]
-    source_of: dict[str, str] = field(default_factory=dict)
 
     def item(self, item_id: str) -> Item | None:
         return self._by_id.get(item_id)

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from attention_ref.bounded_read import read_at_most
+from engine.bank.file_header import FILE_KINDS, FileKind
 
 MAX_BANK_BYTES = 2_000_000
 # Banks nest some six levels; a reader that recursed once per level must never see 10,000.
@@ -191,19 +192,20 @@ class _Builder:
 
 
 def read_versioned(
-    path: Path, shown_as: str | None, *, kind: str, contents: str, version: int
+    path: Path, shown_as: str | None, *, kind: FileKind, version: int
 ) -> tuple[YamlDocument, dict[str, Any] | None]:
-    """Read a versioned file (a bank, a drill file): its mapping, or None after a problem.
-
-    `kind` names the file for messages ("a bank") and `contents` lists its top-level keys.
-    """
+    """Read a versioned file (a bank, a drill file) as `kind`: its mapping, or None after a
+    problem that leaves nothing else worth reporting (an unreadable file, a wrong version, a
+    `kind:` that is not `kind`)."""
+    label = FILE_KINDS[kind].label
+    contents = f"format_version, set, title and {FILE_KINDS[kind].section}"
     doc = read_yaml(path, shown_as)
     if doc.value is None:
         if not doc.problems:
-            doc.problem(1, f"the file is empty: {kind} has {contents}")
+            doc.problem(1, f"the file is empty: {label} has {contents}")
         return doc, None
     if not isinstance(doc.value, dict):
-        doc.problem(1, f"{kind} is a mapping with {contents}")
+        doc.problem(1, f"{label} is a mapping with {contents}")
         return doc, None
     found = doc.value.get("format_version")
     if found is not None and found != version:
@@ -212,7 +214,42 @@ def read_versioned(
             f"format_version {found!r} is not supported (this attnquiz reads {version})",
         )
         return doc, None
+    if not check_kind(doc, doc.value, kind):
+        return doc, None
     return doc, doc.value
+
+
+def check_kind(doc: YamlDocument, value: dict[str, Any], kind: FileKind) -> bool:
+    """Whether the file's `kind:` (if it has one) lets it be read as `kind`; otherwise one
+    problem at the `kind:` line. A file without `kind:` is read as its place says."""
+    if "kind" not in value:
+        return True
+    declared = value["kind"]
+    line = doc.line_of(("kind",))
+    if not isinstance(declared, str) or declared not in FILE_KINDS:
+        known = ", ".join(FILE_KINDS)
+        doc.problem(line, f"file kind {declared!r} is not one of: {known}")
+        return False
+    said = FILE_KINDS[declared]  # type: ignore[index]  # a FileKind: checked just above
+    if declared != kind:
+        doc.problem(
+            line,
+            f"kind: {declared} says this is {said.label}, which belongs in {said.place}, "
+            f"but it is read here as {FILE_KINDS[kind].label}; move the file or correct its kind",
+        )
+        return False
+    if said.section in value:
+        return True
+    for other, what in FILE_KINDS.items():
+        if what.section in value:
+            doc.problem(
+                line,
+                f"kind: {declared} says this is {said.label}, but the file has "
+                f"`{what.section}:` (what {what.label} has) and no `{said.section}:`; "
+                f"make it `kind: {other}` or give it `{said.section}:`",
+            )
+            return False
+    return True
 
 
 def check_set_name(doc: YamlDocument, declared: str, set_name: str | None) -> None:

@@ -9,7 +9,7 @@ facts in `variance_computations`.
 from __future__ import annotations
 
 from engine.cards.attention_computations import ATTENTION_MENU
-from engine.cards.computation import Computation, Inputs, Value
+from engine.cards.computation import Computation
 from engine.cards.cost_computations import COST_MENU
 from engine.cards.variance_computations import VARIANCE_MENU
 
@@ -24,10 +24,3 @@ def computation_named(name: str) -> Computation:
     if found is None:
         raise ValueError(f"compute {name!r} is not one of: {', '.join(sorted(COMPUTATIONS))}")
     return found
-
-
-def recompute(name: str, inputs: Inputs) -> Value:
-    """The value computation `name` gives for `inputs`, after checking the inputs."""
-    computation = computation_named(name)
-    computation.validate(inputs)
-    return computation.truth(inputs)

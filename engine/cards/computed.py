@@ -15,7 +15,7 @@ whose `{name}` placeholders are filled with those inputs:
 The bank's inputs are what `prompt`, `grade` and `answer_text` use (seed 0). Inputs listed in
 `vary` are drawn afresh for every other seed, with `numpy.random.default_rng` seeded by the item
 id and the seed (the review number), so a review can be replayed: `at_seed(seed)` is the item
-with those inputs filled in, and `prompt_for`, `grade_for` and `answer_for` are shorthands.
+with those inputs filled in (what a session asks at review number `seed`).
 """
 
 from __future__ import annotations
@@ -147,15 +147,6 @@ class ComputedItem(TypedItem):
             f"{text.rstrip()}\n(Worked with the bank's example, {bank}; this review drew other "
             "numbers, and the answer above is for yours.)"
         )
-
-    def prompt_for(self, seed: int) -> str:
-        return self.at_seed(seed).prompt
-
-    def grade_for(self, answer: str, seed: int) -> Verdict:
-        return self.at_seed(seed).grade(answer)
-
-    def answer_for(self, seed: int) -> str:
-        return self.at_seed(seed).answer_text()
 
     # -- the truth and grading -------------------------------------------------------------------
     def truth(self) -> Value:

@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 
 from engine.bank.catalog import SUFFIXES
+from engine.bank.file_header import FILE_KINDS, FileKind
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
+from engine.bank.yaml_source import read_yaml
 from engine.checking.worker.bounded import Checker
 from engine.commands.frame import checker_for
 from engine.exit_codes import EXIT_OK, EXIT_USAGE
@@ -49,6 +51,52 @@ def drill_set_of(path: Path) -> tuple[bool, str | None]:
     return False, None
 
 
+def placed_kind(path: Path) -> tuple[FileKind | None, str | None]:
+    """What a file's place says it is, and its set: a bank under `quizzes/`, under `drills/` a
+    timed, rapid or derivation drill file by its name; (None, None) anywhere else."""
+    is_drill, drill_set = drill_set_of(path)
+    if is_drill:
+        if path.stem.endswith("-timed"):
+            return "timed-drill", drill_set
+        return ("rapid-drill" if path.stem.endswith("-rapid") else "drills"), drill_set
+    name = set_name_of(path)
+    return ("bank" if name is not None else None), name
+
+
+def kind_and_set(path: Path) -> tuple[FileKind, str | None, list[str]]:
+    """What lint reads a file as: its `kind:` when it has one, else what its place says (a
+    bank outside `quizzes/` and `drills/`, as before `kind:`); the set name the file must
+    repeat; and a problem when the place is one attnquiz reads files of another kind from."""
+    placed, set_name = placed_kind(path.resolve())
+    declared, declared_set, line = _declared_kind(path)
+    if declared is None or declared == placed:
+        return placed or "bank", set_name, []
+    if placed is None:
+        # Outside quizzes/ and drills/: the file names its own set.
+        return declared, declared_set, []
+    said, here = FILE_KINDS[declared], FILE_KINDS[placed]
+    problem = (
+        f"{path}:{line}: kind: {declared} says this is {said.label}, which belongs in "
+        f"{said.place}, but it lies where attnquiz reads {here.label} ({here.place}); "
+        "move the file or correct its kind"
+    )
+    return declared, declared_set, [problem]
+
+
+def _declared_kind(path: Path) -> tuple[FileKind | None, str | None, int]:
+    """The file's own `kind:` (None when it has none or one that is not a kind: the loader
+    reports that), its `set:` as text, and the line of `kind:`."""
+    doc = read_yaml(path)
+    if not isinstance(doc.value, dict):
+        return None, None, 1
+    kind, set_name = doc.value.get("kind"), doc.value.get("set")
+    set_text = str(set_name) if isinstance(set_name, str | int) else None
+    for known in FILE_KINDS:
+        if kind == known:
+            return known, set_text, doc.line_of(("kind",))
+    return None, set_text, 1
+
+
 def lint_timed(path: Path, set_name: str | None, checker: Checker) -> tuple[list[str], int]:
     """Problems of a timed drill: its schema, the items it names, and every model answer
     re-checked as the drill checks it. The items come from the set's bank next to the drills
@@ -58,10 +106,12 @@ def lint_timed(path: Path, set_name: str | None, checker: Checker) -> tuple[list
 
     qset, problems = _set_of_drill(path, set_name)
     drill, found = read_timed_drill(path, str(path), qset, set_name)
+    if drill is None:
+        return found, 0  # the file itself is wrong: which bank checks its items can wait
     problems += found
-    if drill is not None and qset is not None and not found:
+    if qset is not None and not found:
         problems += timed_drill_problems(drill, qset, str(path), checker)
-    return problems, 0 if drill is None else sum(len(p.questions) for p in drill.parts)
+    return problems, sum(len(p.questions) for p in drill.parts)
 
 
 def lint_rapid(path: Path, set_name: str | None, checker: Checker) -> tuple[list[str], int]:
@@ -126,19 +176,19 @@ def _lint(paths: list[Path], checker: Checker) -> int:
     drill_ids: dict[str | None, dict[str, str]] = {}
     total_items = 0
     for path in files:
-        is_drill, drill_set = drill_set_of(path.resolve())
-        if is_drill:
-            if path.stem.endswith("-timed"):
-                found, count = lint_timed(path, drill_set, checker)
-            elif path.stem.endswith("-rapid"):
-                found, count = lint_rapid(path, drill_set, checker)
+        kind, name, misplaced = kind_and_set(path)
+        problems.extend(misplaced)
+        if kind != "bank":
+            if kind == "timed-drill":
+                found, count = lint_timed(path, name, checker)
+            elif kind == "rapid-drill":
+                found, count = lint_rapid(path, name, checker)
             else:
-                seen_ids = drill_ids.setdefault(drill_set, {})
-                found, count = lint_drills(path, drill_set, seen_ids, checker)
+                seen_ids = drill_ids.setdefault(name, {})
+                found, count = lint_drills(path, name, seen_ids, checker)
             problems.extend(found)
             total_items += count
             continue
-        name = set_name_of(path)
         loaded = load_bank_file(path, str(path), checker=checker, set_name=name)
         problems.extend(loaded.problems)
         warnings.extend(loaded.warnings)

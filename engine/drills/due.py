@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from engine.drills.model import Drill
-from engine.schedule import CardState, Phase
-from engine.session import LEARN_AHEAD, local_day_start
+from engine.schedule import CardState, is_due
 
 
 def due_drills(
     drills: tuple[Drill, ...], cards: dict[str, CardState], now: datetime
 ) -> list[Drill]:
     """Due drills (earliest first), then new ones in file order. `cards` is keyed by card id."""
-    day_end = local_day_start(now) + timedelta(days=1)
     due: list[tuple[datetime, int, Drill]] = []
     new: list[Drill] = []
     for order, drill in enumerate(drills):
@@ -21,7 +19,6 @@ def due_drills(
         if card is None or card.due is None:
             new.append(drill)
             continue
-        horizon = day_end if card.phase == Phase.REVIEW else now + LEARN_AHEAD
-        if card.due <= horizon:
+        if is_due(card, now):
             due.append((card.due, order, drill))
     return [drill for _, _, drill in sorted(due, key=lambda d: (d[0], d[1]))] + new

@@ -59,8 +59,7 @@ def load_drill_file(
     doc, value = read_versioned(
         path,
         shown_as,
-        kind="a drill file",
-        contents="format_version, set, title and drills",
+        kind="drills",
         version=FORMAT_VERSION,
     )
     result = LoadedDrills(path=doc.path, problems=doc.problems)

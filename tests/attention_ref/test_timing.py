@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from attention_ref import machine as machine_module
 from attention_ref import reference
 from attention_ref.machine import Machine, this_machine
-from attention_ref.timing import roofline, time_submission
+from attention_ref.sandbox import CallResult
+from attention_ref.timing import StopLadder, roofline, sample_interleaved, time_submission
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 FAKE = Machine(
@@ -117,3 +119,67 @@ def test_roofline_compares_intensity_with_the_machine_balance() -> None:
     assert "memory-bound" in roofline(2048, FAKE)
     fast_memory = Machine(400.0, 400.0, "b", "c", 1, "cpu")
     assert "compute-bound" in roofline(2048, fast_memory)
+
+
+def _fake_calls(failing: str, from_call: int) -> tuple[list[str], Callable[[str], CallResult]]:
+    """A call that answers in 1 ms, except `failing`, which times out from its `from_call`-th
+    call on; and the log of who was called."""
+
+    called: list[str] = []
+
+    def call(who: str) -> CallResult:
+        called.append(who)
+        if who == failing and called.count(who) >= from_call:
+            return CallResult("timeout", None, "took longer than 10 s", None)
+        return CallResult("ok", None, None, 0.001)
+
+    return called, call
+
+
+def _check(result: CallResult, who: str) -> None:
+    if result.status != "ok":
+        raise StopLadder(f"{who} ended with {result.status}")
+
+
+@pytest.mark.parametrize("from_call", [1, 4])  # in the warm-up, or among the samples
+def test_a_kernel_that_fails_is_left_out_and_the_others_are_still_timed(from_call: int) -> None:
+    called, call = _fake_calls("kernel", from_call)
+    dropped: list[tuple[str, str]] = []
+    times = sample_interleaved(
+        ["mine", "ref", "kernel"],
+        call,
+        _check,
+        128,
+        60.0,
+        lambda _text: None,
+        min_samples=5,
+        max_samples=5,
+        optional=lambda who, reason: dropped.append((who, reason)),
+    )
+    assert set(times) == {"mine", "ref"}
+    assert len(times["mine"]) == len(times["ref"]) == 5
+    assert dropped == [("kernel", "kernel ended with timeout")]
+    assert called.count("kernel") == from_call  # never called again once it failed
+
+
+def test_without_optional_a_failing_kernel_still_ends_the_ladder() -> None:
+    _, call = _fake_calls("kernel", 1)
+    with pytest.raises(StopLadder):
+        sample_interleaved(["mine", "ref", "kernel"], call, _check, 128, 60.0, lambda _t: None)
+
+
+@pytest.mark.parametrize("failing", ["mine", "ref"])
+def test_your_code_or_the_reference_failing_ends_the_ladder_even_with_optional(
+    failing: str,
+) -> None:
+    _, call = _fake_calls(failing, 2)
+    with pytest.raises(StopLadder):
+        sample_interleaved(
+            ["mine", "ref", "kernel"],
+            call,
+            _check,
+            128,
+            60.0,
+            lambda _text: None,
+            optional=lambda who, reason: None,
+        )

@@ -12,6 +12,8 @@ from engine.schedule import (
     Phase,
     Scheduling,
     check_parameters,
+    is_due,
+    local_day_start,
 )
 
 G, A = Grade.GOOD, Grade.AGAIN
@@ -201,3 +203,31 @@ def test_lapses_count_only_graduated_cards_forgotten() -> None:
     assert card.due is not None
     forgotten = s.review(card, Grade.AGAIN, card.due)
     assert (forgotten.fails, forgotten.lapses, forgotten.phase) == (1, 1, Phase.RELEARNING)
+
+
+@pytest.mark.parametrize(
+    ("phase", "due_after", "suspended", "shown"),
+    [
+        (Phase.REVIEW, "end_of_day", False, True),  # due later today: shown today
+        (Phase.REVIEW, "after_end_of_day", False, False),
+        (Phase.LEARNING, timedelta(minutes=19), False, True),  # within the learn-ahead
+        (Phase.RELEARNING, timedelta(minutes=21), False, False),
+        (Phase.REVIEW, -timedelta(days=3), True, False),  # overdue but suspended
+        (Phase.LEARNING, -timedelta(minutes=1), False, True),
+    ],
+)
+def test_is_due_is_one_rule_for_sessions_and_drills(
+    phase: Phase, due_after: timedelta | str, suspended: bool, shown: bool
+) -> None:
+    now = datetime(2024, 3, 5, 9, 0, tzinfo=UTC)
+    day_end = local_day_start(now) + timedelta(days=1)
+    if due_after == "end_of_day":
+        due = day_end
+    elif due_after == "after_end_of_day":
+        due = day_end + timedelta(seconds=1)
+    else:
+        assert isinstance(due_after, timedelta)
+        due = now + due_after
+    card = CardState(phase=phase, due=due, suspended=suspended)
+    assert is_due(card, now) is shown
+    assert not is_due(CardState(), now)  # never reviewed: new, not due

@@ -179,7 +179,7 @@ def test_a_computed_card_draws_fresh_inputs_on_its_next_review(store_home: Path)
     varying = [i for i in qset.items if isinstance(i, ComputedItem) and i.vary]
     assert varying
     item = varying[0]
-    only = QuestionSet(name="15", title="t", items=(item,), sources=())
+    only = QuestionSet(name="15", title="t", items=(item,))
     s = session(store, only, FakeClock(), new_per_day=1)
     first = s.next_question()
     assert first is not None and first.item.prompt == item.prompt  # the bank's own inputs

@@ -11,7 +11,7 @@ compiled or executed, and a point where either side is undefined is skipped.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
@@ -206,8 +206,3 @@ def _check(value: Any) -> Any:
 
 def _close_scalars(a: Any, b: Any) -> bool:
     return bool(np.ndim(a) == 0 and np.ndim(b) == 0 and abs(a - b) < 1e-12)
-
-
-def free_symbol_names(expressions: Iterable[Any]) -> set[str]:
-    """The names of every symbol in the given expressions."""
-    return {str(symbol) for expr in expressions for symbol in expr.free_symbols}

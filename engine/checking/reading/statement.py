@@ -48,11 +48,8 @@ _QUALIFIER = re.compile(
     r"(?:(?:all|every|each|any)\b|\w+\s*(?:≠|!=|≫|≪|>|<|≥|≤|→)).*$",
     re.IGNORECASE | re.DOTALL,
 )
-EXACT = "="
 _RELATION_SIGNS = {"==": "=", "\\approx": "≈", "\\simeq": "≃", "\\cong": "≅", "\\ge": "≥"}
 _RELATION_SIGNS |= {"\\geq": "≥", "\\le": "≤", "\\leq": "≤", "\\in": "∈"}
-# The relations after which a link must equal the next one exactly.
-_EXACT_RELATIONS = {"=", "=="}
 
 
 @dataclass(frozen=True)
@@ -65,10 +62,6 @@ class Chain:
     @property
     def answer(self) -> str:
         return self.links[-1]
-
-    def exact_after(self, index: int) -> bool:
-        """Whether link `index` is stated to be exactly equal to the next one."""
-        return self.relations[index] in _EXACT_RELATIONS
 
 
 def split_chain(text: str, *, colon: bool = True) -> Chain:

@@ -19,7 +19,8 @@ process (`engine.checking.worker.main`) that a `BoundedChecker` kills when a che
 - The worker is killed by `close()`, at exit (atexit) and, on Linux, by the kernel if this
   process dies. `worker.process.WorkerProcess` is the running worker and the pipes to it.
 
-Inside the worker the same checks run in-process (`InProcessChecker`), so nothing waits on itself.
+Inside the worker the same checks run in-process (`Item.grade_in_process`), so nothing waits
+on itself.
 """
 
 from __future__ import annotations
@@ -273,46 +274,6 @@ class BoundedChecker:
             self._worker = None
         with contextlib.suppress(CheckerDied):  # the next check reports it
             self._running_worker()
-
-
-class InProcessChecker:
-    """Every check right here, without a time bound: for the worker itself and for tests of
-    the checking logic."""
-
-    def grade(self, item: TypedItem, answer: str) -> Verdict:
-        return item.grade_in_process(answer)
-
-    def check_bank(self, item: TypedItem) -> list[str]:
-        return item.check_bank_in_process()
-
-    def expected_value(self, item: NumberItem) -> float | None:
-        return item.expected_value()
-
-    def ask(
-        self, request: dict[str, Any], *, timeout: float | None = None
-    ) -> dict[str, Any] | CheckerFailure:
-        """The worker's own answer to `request`, computed here (`worker.answer_request`)."""
-        import json
-
-        from engine.checking.worker.main import answer_request
-
-        reply: dict[str, Any] = answer_request(json.dumps(request).encode())
-        error = reply.get("error")
-        if error == "answer":
-            raise AnswerError(str(reply.get("message", "")))
-        if error == "bank":
-            problems = reply.get("problems")
-            message = str(reply.get("message", ""))
-            raise BankError([str(p) for p in problems] if isinstance(problems, list) else [message])
-        if error is not None:
-            raise ValueError(str(reply.get("message", "")))
-        return reply
-
-    def start(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def check_timeout() -> float:

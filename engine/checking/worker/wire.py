@@ -139,10 +139,6 @@ def assumptions_to_data(assumptions: Assumptions) -> Data:
     }
 
 
-def assumptions_from_data(data: object) -> Assumptions:
-    return _read(_AssumptionsWire, data, "assumptions").read()
-
-
 @dataclass(frozen=True)
 class StepRequest:
     """The arguments of one `check_step` call."""

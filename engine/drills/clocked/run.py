@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from engine.clock import Clock
 
@@ -48,8 +48,7 @@ class PartResult:
 
 @dataclass
 class DrillRun:
-    """One attempt at a clocked drill (a timed drill or a rapid-fire round), serialisable with
-    `to_dict`."""
+    """One attempt at a clocked drill (a timed drill or a rapid-fire round)."""
 
     set_name: str
     drill: str
@@ -67,13 +66,6 @@ class DrillRun:
     @property
     def within_limit(self) -> bool:
         return self.all_right and self.total_seconds <= self.limit_seconds
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["started"] = self.started.isoformat()
-        data["parts"] = [{**asdict(p), "status": str(p.status)} for p in self.parts]
-        data["within_limit"] = self.within_limit
-        return data
 
 
 # -- the learner's replies -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ two ways of reading a reply, and "time is up".
 Each drill has two front ends built on these (`engine.drills.timed.view`,
 `engine.drills.rapid.view`): a scripted one (one line per answer from standard input, no
 colours, no pauses; an empty line or the end of input stops) and an interactive one (rich, with
-the time left live on the terminal's last line while the learner types, `clocked.countdown`).
+the time left live below the line the learner types, `clocked.countdown`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from engine.drills.clocked.countdown import TerminalCountdown, clock_text
+from engine.drills.clocked.countdown import LineReader, TerminalCountdown, clock_text
 from engine.drills.clocked.run import Control, Reply, reply_from
 from engine.ui.literal import literal, plain
 from engine.ui.script_line import read_script_line
@@ -75,12 +75,12 @@ class InteractiveClockedFrontend:
         self.console.print(heading)
         self.console.print(literal(text))
 
-    def _reply(self, nudge: str | None = None) -> Reply:
-        """The next non-empty line as a reply (an empty one shows `nudge`, if any, and waits
-        on); the end of input stops the drill."""
+    def _reply(self, read: LineReader, nudge: str | None = None) -> Reply:
+        """The next non-empty line `read` gives as a reply (an empty one shows `nudge`, if any,
+        and waits on); the end of input stops the drill."""
         while True:
             try:
-                text = self.console.input("[dim]›[/] ").strip()
+                text = read("›").strip()
             except EOFError:
                 return Control.STOP
             if text:

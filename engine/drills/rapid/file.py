@@ -106,8 +106,7 @@ def read_rapid_drill(
     doc, value = read_versioned(
         path,
         shown,
-        kind="a rapid drill file",
-        contents="format_version, set, title and rapid",
+        kind="rapid-drill",
         version=FORMAT_VERSION,
     )
     if value is None:

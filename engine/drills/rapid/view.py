@@ -81,8 +81,8 @@ class InteractiveRapidFrontend(InteractiveClockedFrontend):
     def ask(self, prompt: RapidPrompt) -> Reply:
         self._show(_heading(prompt), prompt.question.prompt)
         words = f"question {prompt.number}/{prompt.total} · {prompt.right_so_far} right"
-        with self.countdown.waiting(prompt.remaining_seconds, words):
-            return self._reply()
+        with self.countdown.waiting(prompt.remaining_seconds, words) as read:
+            return self._reply(read)
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check))

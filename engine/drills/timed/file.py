@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import (
     Field,
@@ -56,12 +56,6 @@ class TimedQuestion(StrictModel):
     code: CodeSpec | None = None
     # The model answer, shown after the run; an item's own answer when omitted.
     answer: Text | None = None
-
-    @property
-    def grader(self) -> Literal["item", "step", "code"]:
-        if self.item is not None:
-            return "item"
-        return "step" if self.step is not None else "code"
 
 
 class TimedPart(StrictModel):
@@ -111,8 +105,7 @@ def read_timed_drill(
     doc, value = read_versioned(
         path,
         shown,
-        kind="a timed drill file",
-        contents="format_version, set, title and timed",
+        kind="timed-drill",
         version=FORMAT_VERSION,
     )
     if value is None:

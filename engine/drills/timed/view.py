@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from engine.drills.clocked.countdown import clock_text
+from engine.drills.clocked.countdown import LineReader, clock_text
 from engine.drills.clocked.run import Control, QuestionCheck, Reply, reply_from
 from engine.drills.clocked.view import (
     InteractiveClockedFrontend,
@@ -83,17 +83,17 @@ class InteractiveTimedFrontend(InteractiveClockedFrontend):
         if prompt.question.code is not None and editor:
             return _edit(editor) or Control.SKIP  # the editor has the screen: no live countdown
         words = f"part {prompt.part_number}/{prompt.parts_total}"
-        with self.countdown.waiting(prompt.remaining_seconds, words):
+        with self.countdown.waiting(prompt.remaining_seconds, words) as read:
             if prompt.question.code is not None:
-                return self._code()
-            return self._reply(nudge="[dim]type your answer, :skip or :quit[/]")
+                return self._code(read)
+            return self._reply(read, nudge="[dim]type your answer, :skip or :quit[/]")
 
-    def _code(self) -> Reply:
+    def _code(self, read: LineReader) -> Reply:
         self.console.print(f"[dim]type the code; a line with only {END_OF_CODE} ends it[/]")
         lines: list[str] = []
         while True:
             try:
-                line = self.console.input("[dim]…[/] ")
+                line = read("…")
             except EOFError:
                 break
             if line.strip() == END_OF_CODE:

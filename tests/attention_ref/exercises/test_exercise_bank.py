@@ -22,6 +22,7 @@ def test_set_15_has_the_exercises_the_contract_names(exercises: dict[str, Exerci
     assert {i: e.function for i, e in exercises.items()} == REQUIRED
 
 
+@pytest.mark.slow  # every variant of every exercise graded in the sandbox
 @pytest.mark.parametrize("exercise_id", sorted(REQUIRED))
 def test_the_solution_passes_and_every_variant_is_named_as_its_mistake(
     exercises: dict[str, ExerciseItem], exercise_id: str

@@ -23,6 +23,9 @@ from attention_ref.sandbox import Limits
 
 from .conftest import HOSTILE, needs_root, run_submission, with_params
 
+# Every test runs hostile code in the sandbox (real processes, mounts, memory limits).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def listeners() -> Iterator[dict[str, socket.socket | str]]:

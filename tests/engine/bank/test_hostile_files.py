@@ -128,6 +128,7 @@ def test_a_device_or_a_pipe_given_as_a_bank_is_refused_without_blocking(
         assert doc.problems == [f"{path}:1: cannot read the file: not a regular file"]
 
 
+@pytest.mark.slow  # real processes
 @pytest.mark.parametrize("command", [["list", "15"], ["quiz", "15"]])
 def test_a_hostile_set_in_the_store_folder_is_reported_not_fatal(
     command: list[str], tmp_path: Path
@@ -142,6 +143,7 @@ def test_a_hostile_set_in_the_store_folder_is_reported_not_fatal(
     assert "Traceback" not in err
 
 
+@pytest.mark.slow  # a real process
 def test_a_hostile_file_of_another_set_leaves_the_others_alone(tmp_path: Path) -> None:
     store = tmp_path / "store"
     (store / "quizzes").mkdir(parents=True)

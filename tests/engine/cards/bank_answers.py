@@ -16,11 +16,21 @@ import sympy
 from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
 from engine.cards import Item
+from engine.cards.catalogue import computation_named
 from engine.cards.cloze import ClozeItem
+from engine.cards.computation import Value
 from engine.cards.typed import ExpressionItem
 from engine.checking.equivalence.expression import read_expression
 from engine.checking.reading.notation import names_used
 from engine.checking.reading.safe_ast import Vocabulary
+
+
+def truth(name: str, inputs: dict[str, Any]) -> Value:
+    """What the catalogue's computation `name` gives for `inputs`, the inputs checked first as
+    a bank's are when it loads."""
+    computation = computation_named(name)
+    computation.validate(inputs)
+    return computation.truth(inputs)
 
 
 @cache

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bank.catalog import open_set
+from engine.bank.catalog import bank_roots, open_set, set_files
 from engine.bank.model import QuestionSet
 from engine.cards.cloze import ClozeItem
 from engine.cards.computed import ComputedItem
@@ -233,8 +233,9 @@ def test_every_drawn_review_is_answerable_with_its_shown_answer(set_15: Question
                 assert review.grade_in_process(review.answer_text()).correct, (item.id, seed)
 
 
-def test_the_shipped_bank_file_is_where_the_set_comes_from(set_15: QuestionSet) -> None:
-    assert any(Path(source).name == "15.yaml" for source in set_15.sources)
+def test_the_shipped_bank_file_is_where_the_set_comes_from(tmp_path: Path) -> None:
+    found = set_files("15", bank_roots(tmp_path))
+    assert [shown for _, shown in found] == ["quizzes/15.yaml", "quizzes/15/exercises.yaml"]
 
 
 # Cards the audit found giving each other away: a session never shows both.

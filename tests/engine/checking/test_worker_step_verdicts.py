@@ -15,8 +15,7 @@ from engine.checking.worker.bounded import BoundedChecker
 from engine.checking.worker.main import answer_request
 from engine.checking.worker.wire import (
     StepRequest,
-    assumptions_from_data,
-    assumptions_to_data,
+    request_from_data,
     request_to_data,
     step_verdict_from_data,
     step_verdict_to_data,
@@ -132,8 +131,9 @@ def test_a_step_verdict_survives_the_trip_through_json(verdict: StepVerdict) -> 
     )
 )
 def test_assumptions_survive_the_trip_through_json(assumptions: Assumptions) -> None:
-    line = json.dumps(assumptions_to_data(assumptions), ensure_ascii=True)
-    assert assumptions_from_data(json.loads(line)) == assumptions
+    request = StepRequest("E[q·k]", "= 0", None, assumptions, ())
+    line = json.dumps({"id": 1, **request_to_data(request)}, ensure_ascii=True)
+    assert request_from_data(json.loads(line)).assumptions == assumptions
 
 
 GOOD = step_verdict_to_data(StepVerdict(readable=True, valid=True, reaches_expected=True))

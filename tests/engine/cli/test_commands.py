@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import COMMANDS, main
+from engine.exit_codes import EXIT_NEGATIVE
 
 
 def test_check_json_has_exactly_the_spec_fields(capsys) -> None:
@@ -90,7 +91,7 @@ def test_a_bare_set_name_runs_the_quiz(monkeypatch, capsys) -> None:
     assert "[1] recall-one" in capsys.readouterr().out
 
 
-HEAVY = "numpy", "sympy", "numba"
+HEAVY = "numpy", "sympy", "numba", "prompt_toolkit"
 PROBE = """
 import io, json, sys
 from engine.cli import main
@@ -111,7 +112,7 @@ def probe(args: list[str], store_home: Path, stdin: str = "") -> tuple[int, list
 
 
 @pytest.mark.slow
-def test_help_imports_no_numpy_sympy_or_numba(store_home: Path) -> None:
+def test_help_imports_no_numpy_sympy_numba_or_prompt_toolkit(store_home: Path) -> None:
     assert probe(["--help"], store_home) == (0, [])
     assert probe(["quiz", "--help"], store_home) == (0, [])
 
@@ -122,3 +123,12 @@ def test_the_first_question_appears_before_sympy_is_imported(store_home: Path) -
     assert probe(["quiz", "demo"], store_home) == (0, [])
     assert probe(["stats", "demo"], store_home) == (0, [])
     assert probe(["list", "demo"], store_home) == (0, [])
+
+
+@pytest.mark.slow
+def test_a_scripted_clocked_drill_never_loads_prompt_toolkit(store_home: Path) -> None:
+    # Standard input is not a terminal: the answers are read as lines, with no live countdown.
+    for args in (["drill", "15", "--rapid", "--seed", "7"], ["drill", "15", "--timed"]):
+        status, heavy = probe(args, store_home, stdin="(2, 3)\n")
+        assert status == EXIT_NEGATIVE  # the answer was read and graded: not all right
+        assert "prompt_toolkit" not in heavy

@@ -8,10 +8,11 @@ import os
 import pty
 import select
 import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.engine.cli.conftest import COMMAND, cli_env
 
@@ -96,6 +97,7 @@ def test_a_missing_file_is_not_an_answer_and_the_card_is_asked_again(
     assert grades(store_home) == [("my-softmax", 3)]
 
 
+@pytest.mark.slow  # a real process at a pseudo-terminal, with a real editor process
 def test_in_a_terminal_enter_opens_the_editor_and_the_saved_file_is_graded(
     store_home: Path, tmp_path: Path
 ) -> None:
@@ -143,17 +145,11 @@ def test_in_a_terminal_enter_opens_the_editor_and_the_saved_file_is_graded(
     assert grades(store_home) == [("my-softmax", 3)]
 
 
-def test_lint_checks_the_learners_exercise_like_the_built_in_ones(store_home: Path) -> None:
+def test_lint_checks_the_learners_exercise_like_the_built_in_ones(run, store_home: Path) -> None:
     add_bank(store_home)
     broken = BANK.replace("exp(x - x.max(axis=axis, keepdims=True))", "exp(x)")
     (store_home / "quizzes" / "ex.yaml").write_text(broken, encoding="utf-8")
-    result = subprocess.run(
-        [*COMMAND, "lint", str(store_home / "quizzes" / "ex.yaml")],
-        capture_output=True,
-        text=True,
-        env=cli_env(store_home),
-        timeout=300,
-    )
+    result = run("lint", str(store_home / "quizzes" / "ex.yaml"))
     assert result.returncode == 2
     assert "reference solution does not pass" in result.stdout + result.stderr
 

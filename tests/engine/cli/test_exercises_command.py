@@ -127,6 +127,7 @@ def _lines_of(proc: subprocess.Popen[str]) -> queue.Queue[str | None]:
     return lines
 
 
+@pytest.mark.slow  # a real watching process, grading twice in the sandbox
 def test_watch_mode_grades_again_on_a_save_and_stops_at_a_pass(
     store_home: Path, tmp_path: Path
 ) -> None:
@@ -165,6 +166,7 @@ def attention(Q, K, V):
 """
 
 
+@pytest.mark.slow  # times the submission in the sandbox at the timing sizes
 def test_a_pass_is_timed_against_the_reference_solution_and_the_kernel(
     capsys, tmp_path: Path
 ) -> None:
@@ -181,6 +183,7 @@ def test_a_pass_is_timed_against_the_reference_solution_and_the_kernel(
     assert "timing T =" in err  # progress is shown while it times
 
 
+@pytest.mark.slow  # times the submission in the sandbox at the timing sizes
 def test_code_right_only_on_the_small_battery_is_caught_at_the_timing_sizes(
     capsys, tmp_path: Path
 ) -> None:

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# Every test starts a real process.
+pytestmark = pytest.mark.slow
+
 BAD_LINES = [b"\xff\xfe\n", b"d_\xc3\n", b"\xed\xa0\x80 surrogate\n"]
 
 

@@ -1,24 +1,23 @@
-"""The live countdown, driven by hand: a clock the test sets, ticks the test calls, and the
-SIGALRM that ends a waiting input when the time is up."""
+"""The time limit while the learner types, driven through prompt_toolkit's own test input: keys
+the test sends, an output that answers like a terminal, the time left in the toolbar, and the
+prompt ended by `TimeUp` when the deadline passes."""
 
 from __future__ import annotations
 
 import io
-import signal
-import threading
+from collections.abc import Iterator
 
 import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
 from rich.console import Console
 
-from engine.drills.clocked.countdown import (
-    Countdown,
-    StatusLine,
-    TerminalCountdown,
-    alarm_main_thread,
-    live_countdown,
-    status_text,
-)
+from engine.drills.clocked.countdown import TerminalCountdown, status_level, status_text
 from engine.drills.clocked.run import TimeUp
+
+CURSOR_AT_TOP = "\x1b[1;1R"  # a terminal's answer to the cursor position request
 
 
 class Clock:
@@ -29,102 +28,95 @@ class Clock:
         return self.now
 
 
-def test_each_tick_shows_the_time_left_and_the_deadline_fires_once() -> None:
-    clock, shown, fired = Clock(), [], []
-    countdown = Countdown(130.0, clock, shown.append, lambda: fired.append(clock.now))
-    assert countdown.tick()
-    clock.now = 129.5
-    assert countdown.tick()
-    clock.now = 131.0
-    assert not countdown.tick()
-    assert not countdown.tick()  # expired: nothing more is shown or fired
-    assert shown == [30.0, 0.5, 0.0]
-    assert fired == [131.0]
+class TerminalScreen(io.StringIO):
+    def isatty(self) -> bool:
+        return True
 
 
-def test_the_status_line_lives_on_the_last_row_outside_the_scrolling_region() -> None:
-    written: list[str] = []
-    rows = [24]
-    status = StatusLine(written.append, lambda: rows[0])
-    status.reserve()
-    status.show("⏱ 1:00 left")
-    rows[0] = 30  # the terminal grew: the new last row is reserved before drawing
-    status.show("⏱ 0:59 left")
-    status.release()
-    assert written[0] == "\n\x1b[1A\x1b7\x1b[1;23r\x1b8"
-    assert written[1] == "\x1b7\x1b[24;1H\x1b[2K⏱ 1:00 left\x1b[0m\x1b8"
-    assert written[2] == "\x1b7\x1b[1;29r\x1b8"
-    assert written[3].startswith("\x1b7\x1b[30;1H")
-    assert written[4] == "\x1b7\x1b[r\x1b[30;1H\x1b[2K\x1b8"
+@pytest.fixture
+def keyboard() -> Iterator[tuple[PipeInput, TerminalScreen]]:
+    screen = TerminalScreen()
+    output = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm", enable_cpr=True)
+    with create_pipe_input() as keys, create_app_session(input=keys, output=output):
+        yield keys, screen
 
 
-@pytest.mark.parametrize(
-    ("left", "colour"), [(61.0, "\x1b[32m"), (59.2, "\x1b[33m"), (19.0, "\x1b[1;31m")]
-)
-def test_the_status_turns_yellow_then_red_as_time_runs_out(left: float, colour: str) -> None:
-    assert status_text(left, "part 2/5", colour=True).startswith(colour)
+def live_countdown(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> TerminalCountdown:
+    monkeypatch.setattr(TerminalCountdown, "live", property(lambda self: True))
+    return TerminalCountdown(Console(file=io.StringIO(), no_color=True), clock)
 
 
-def test_without_colour_the_status_is_plain_and_rounds_up() -> None:
-    assert status_text(59.2, "part 2/5", colour=False) == "⏱ 1:00 left · part 2/5"
-    assert status_text(0.0, "", colour=False) == "⏱ 0:00 left"
+@pytest.mark.parametrize(("left", "level"), [(61.0, "ok"), (59.2, "low"), (19.0, "out")])
+def test_the_status_turns_yellow_then_red_as_time_runs_out(left: float, level: str) -> None:
+    assert status_level(left) == level
 
 
-def recording_status() -> tuple[StatusLine, list[str]]:
-    written: list[str] = []
-    return StatusLine(written.append, lambda: 24), written
+def test_the_status_rounds_up_so_that_zero_shows_only_when_time_is_up() -> None:
+    assert status_text(59.2, "part 2/5") == "⏱ 1:00 left · part 2/5"
+    assert status_text(0.0, "") == "⏱ 0:00 left"
 
 
-def test_time_up_interrupts_the_waiting_body_and_restores_everything() -> None:
-    before = signal.getsignal(signal.SIGALRM)
-    status, written = recording_status()
+def test_an_answer_before_the_deadline_is_read_with_the_time_left_shown(
+    keyboard: tuple[PipeInput, TerminalScreen], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys, screen = keyboard
     clock = Clock()
-    # The deadline has passed: the first tick sends the alarm to this (the main) thread.
-    countdown = Countdown(clock.now - 1, clock, lambda left: status.show("x"), alarm_main_thread)
-    never = threading.Event()
-    with pytest.raises(TimeUp), live_countdown(countdown, status, interval=60):
-        never.wait(30)  # a blocked input(): only the alarm ends it
-    assert signal.getsignal(signal.SIGALRM) is before
-    assert written[-1].startswith("\x1b7\x1b[r")  # the scrolling region is whole again
+    countdown = live_countdown(monkeypatch, clock)
+    keys.send_text(CURSOR_AT_TOP + "(2, [3]) x\r")
+    with countdown.waiting(60.0, "part 1/5") as read:
+        assert read("›") == "(2, [3]) x"  # literal: no markup read into it
+    assert "› " in screen.getvalue()
+    # The toolbar the prompt redraws (the answer came before its first refresh), 30 s later:
+    clock.now += 30.0
+    toolbar = countdown.session().bottom_toolbar
+    assert callable(toolbar)
+    assert list(toolbar()) == [("class:countdown.low", "⏱ 0:30 left · part 1/5")]
 
 
-def test_an_answer_before_the_deadline_leaves_no_alarm_behind() -> None:
-    before = signal.getsignal(signal.SIGALRM)
-    status, written = recording_status()
+def test_the_deadline_ends_a_waiting_prompt_with_time_up(
+    keyboard: tuple[PipeInput, TerminalScreen], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys, _ = keyboard
+    countdown = live_countdown(monkeypatch, Clock())
+    keys.send_text(CURSOR_AT_TOP + "(2, 3")  # typed, never entered
+    # The test's clock stands still, so the prompt waits out the 0.1 s on the loop's clock.
+    with pytest.raises(TimeUp), countdown.waiting(0.1, "question 3/12") as read:
+        read("›")
+
+
+def test_a_deadline_already_past_asks_nothing(
+    keyboard: tuple[PipeInput, TerminalScreen], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, screen = keyboard
     clock = Clock()
-    countdown = Countdown(
-        clock.now + 60, clock, lambda left: status.show(f"{left:.0f}"), alarm_main_thread
-    )
-    with live_countdown(countdown, status, interval=60):
-        pass
-    assert signal.getsignal(signal.SIGALRM) is before
-    assert not countdown.expired
-    assert any("60" in text for text in written)
+    countdown = live_countdown(monkeypatch, clock)
+    with countdown.waiting(10.0) as read:
+        clock.now += 10.0
+        with pytest.raises(TimeUp):
+            read("›")
+    assert screen.getvalue() == ""
 
 
-def test_output_that_is_not_a_terminal_gets_no_escape_sequences() -> None:
+def test_ctrl_c_and_ctrl_d_end_the_prompt_as_they_end_input(
+    keyboard: tuple[PipeInput, TerminalScreen], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys, _ = keyboard
+    countdown = live_countdown(monkeypatch, Clock())
+    with countdown.waiting(60.0) as read:
+        keys.send_text(CURSOR_AT_TOP + "\x03")
+        with pytest.raises(KeyboardInterrupt):
+            read("›")
+        keys.send_text("\x04")
+        with pytest.raises(EOFError):
+            read("…")
+
+
+def test_output_that_is_not_a_terminal_reads_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
     out = io.StringIO()
     console = Console(file=out, width=80, no_color=True)
+    monkeypatch.setattr("sys.stdin", io.StringIO("[bold]x[/bold]\n"))
     countdown = TerminalCountdown(console, Clock())
     assert not countdown.live
-    with countdown.waiting(0.0, "part 1/5"):
-        console.print("typed")
-    assert out.getvalue() == "typed\n"
-
-
-def test_a_terminal_gets_the_live_status_and_time_up_ends_the_wait(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("LINES", "24")
-    monkeypatch.setenv("TERM", "xterm")
-    out = io.StringIO()
-    console = Console(file=out, width=80, force_terminal=True, no_color=True)
-    countdown = TerminalCountdown(console, Clock())
-    assert countdown.live
-    never = threading.Event()
-    with pytest.raises(TimeUp), countdown.waiting(0.0, "question 3/12"):
-        never.wait(30)
-    text = out.getvalue()
-    assert "\x1b[1;23r" in text  # the last row was kept for the status
-    assert "⏱ 0:00 left · question 3/12" in text  # no colour: NO_COLOR is respected
-    assert text.endswith("\n")  # the unfinished answer's line is closed
+    with countdown.waiting(0.0, "part 1/5") as read:
+        assert read("›") == "[bold]x[/bold]"
+    assert out.getvalue() == "› "  # no countdown, no escape sequences

@@ -87,6 +87,7 @@ def test_the_table_covers_every_checked_step_of_every_drill_both_ways() -> None:
             assert verdicts == {True, False}, f"{drill.id} step {number}"
 
 
+@pytest.mark.slow  # 300+ lines judged by SymPy in the worker: tens of seconds
 def test_the_checker_agrees_with_the_examiner_on_the_step_table(
     judged: dict[int, tuple[bool, str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -105,6 +106,7 @@ def test_the_checker_agrees_with_the_examiner_on_the_step_table(
     assert agreement >= AGREEMENT, "\n".join(disagreements)
 
 
+@pytest.mark.slow  # shares the judged table above
 @pytest.mark.parametrize(
     "row", [row for row in ROWS if row.kind in NEVER_ACCEPTED], ids=lambda row: row.id
 )

@@ -6,6 +6,7 @@ fake clock as the test says, so nothing here depends on real time.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,6 @@ def test_right_answers_finish_every_part_within_the_limit(store_home: Path) -> N
     assert [p.seconds for p in run.parts] == [20, 20, 45, 40, 90]
     assert run.total_seconds == 215
     assert run.within_limit
-    assert run.to_dict()["within_limit"] is True
     # The countdown before every prompt: 300 s at first, then what the earlier answers left.
     assert [round(p.remaining_seconds) for p in frontend.prompts] == [
         300,
@@ -174,7 +174,7 @@ def test_skip_moves_on_and_an_empty_line_ends_the_drill(store_home: Path) -> Non
 def test_ctrl_c_ends_the_run_as_interrupted_and_saves_it(store_home: Path) -> None:
     drill, qset = drill_15(store_home)
     clock = FakeClock()
-    saved: list[dict[str, object]] = []
+    saved: list[DrillRun] = []
 
     class Interrupting(PacedFrontend):
         def ask(self, prompt: Prompt) -> Reply:
@@ -189,11 +189,11 @@ def test_ctrl_c_ends_the_run_as_interrupted_and_saves_it(store_home: Path) -> No
         BankChecker(qset, warm_checker()),
         clock,
         prompt_of=question_text(qset),
-        save=lambda r: saved.append(r.to_dict()),
+        save=lambda r: saved.append(copy.deepcopy(r)),
     )
     assert run.interrupted
     assert [p.status for p in run.parts[:2]] == [PartStatus.RIGHT, PartStatus.STOPPED]
-    assert saved[-1]["interrupted"] is True
+    assert saved[-1].interrupted
 
 
 def test_a_drill_naming_an_unknown_item_is_a_bank_error(store_home: Path) -> None:

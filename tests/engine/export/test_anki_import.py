@@ -163,7 +163,7 @@ def test_exporting_again_updates_the_notes_instead_of_adding_copies(
             item.model_copy(update={"prompt": reworded}) if item.id == "v-outside-softmax" else item
             for item in bank15.items
         )
-        changed = QuestionSet(bank15.name, bank15.title, items, bank15.sources)
+        changed = QuestionSet(bank15.name, bank15.title, items)
         export_anki(changed, tmp_path / "second.apkg", T0 + timedelta(minutes=5))
         log = import_package(col, tmp_path / "second.apkg")
 

@@ -73,7 +73,7 @@ def test_a_failed_export_leaves_the_old_package_and_no_partial_file(
     assert main(["export", "demo", "--anki", str(target)]) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert target.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg", "home"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg"]
 
 
 def test_a_new_package_gets_the_mode_of_any_new_file(tmp_path) -> None:

@@ -74,6 +74,7 @@ def attnquiz(home: Path, *args: str, stdin: bytes = b"", fsize: int | None = Non
 
 
 # -- damage ------------------------------------------------------------------------------------
+@pytest.mark.slow  # real processes
 def test_a_damaged_page_is_found_read_only_and_nothing_is_written(store_home: Path) -> None:
     path = fill(store_home, 40)
     with contextlib.closing(sqlite3.connect(path)) as db:
@@ -250,6 +251,7 @@ def test_a_read_only_folder_is_reported_as_read_only(capsys) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="a small full filesystem is mounted as root")
+@pytest.mark.slow  # a real process on a small mounted file system
 def test_a_full_disk_is_reported_as_full_and_earlier_answers_are_kept(tmp_path: Path) -> None:
     home = tmp_path / "full"
     home.mkdir()

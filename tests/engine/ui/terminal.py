@@ -3,20 +3,27 @@
 The child gets the pty as its controlling terminal, so Ctrl-C typed as the byte 0x03 becomes
 SIGINT, and standard input is a terminal: the interactive front end runs. Reads block until the
 expected text appears; the long deadline only turns a hang into a failure, it never decides one.
+Like a real terminal, it answers a cursor position request (`ESC [6n`, which prompt_toolkit
+sends before drawing below the prompt) with the cursor on the last row.
 """
 
 from __future__ import annotations
 
 import codecs
+import fcntl
 import os
 import pty
 import re
 import select
+import struct
 import sys
+import termios
 import warnings
 from pathlib import Path
 
 HANG = 120.0  # seconds: a safety net against a hung child, not a timing assertion
+ROWS, COLUMNS = 40, 100
+CURSOR_POSITION_REQUEST = "\x1b[6n"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 
 
@@ -27,15 +34,16 @@ class Terminal:
             {
                 "ATTNQUIZ_HOME": str(home),
                 "NO_COLOR": "1",
-                "COLUMNS": "100",
-                "LINES": "40",
+                "COLUMNS": str(COLUMNS),
+                "LINES": str(ROWS),
                 "TERM": "xterm",
             }
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork in a threaded pytest
             pid, fd = pty.fork()
-        if pid == 0:  # the child: become attnquiz
+        if pid == 0:  # the child: size its terminal as a real one is sized, become attnquiz
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
             os.execvpe(sys.executable, [sys.executable, "-m", "engine.cli", *args], env)
         self.pid, self.fd = pid, fd
         self._raw = ""
@@ -88,7 +96,10 @@ class Terminal:
             data = os.read(self.fd, 4096)
         except OSError:  # EIO: the child closed the terminal
             return False
-        self._raw += self._decoder.decode(data)
+        text = self._decoder.decode(data)
+        for _ in range(text.count(CURSOR_POSITION_REQUEST)):
+            os.write(self.fd, f"\x1b[{ROWS};1R".encode())
+        self._raw += text
         return bool(data)
 
     def close(self) -> None:

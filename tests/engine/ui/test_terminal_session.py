@@ -14,6 +14,9 @@ from engine.ui.describe import interval
 from tests.engine.choice_bank import write_choices
 from tests.engine.ui.terminal import Terminal
 
+# Every test drives a real process through a pseudo-terminal.
+pytestmark = pytest.mark.slow
+
 REVEAL = "(:hint :undo :quit) › "
 RATE = "(:undo :quit) › "
 
