@@ -306,7 +306,7 @@ def _solves(inner: str, value: float) -> bool:
     from engine.checking.reading.safe_ast import Vocabulary
 
     chain = split_chain(inner)
-    if len(chain.links) != 2 or not chain.exact_after(0):
+    if len(chain.links) != 2 or chain.relations[0] != "=":
         return False
     names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*(?!\s*\()", inner)) - {"e", "pi", "inf"}
     if len(names) != 1:
