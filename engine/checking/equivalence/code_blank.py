@@ -219,6 +219,7 @@ _NUMPY_FUNCTIONS = frozenset(
     | {"divide", "true_divide", "maximum", "minimum", "abs", "square", "array", "asarray"}
     | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
     | {"inf", "infty", "NINF", "newaxis", "reshape", "finfo", "float16"}
+    | {"exp2", "log2", "log10", "expm1", "log1p"}
 )
 _MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow", "nan"})
 _ARRAY_METHODS = frozenset(
@@ -297,13 +298,19 @@ class _Evaluator:
                 return np.nan
             if name in _NUMPY_FUNCTIONS and hasattr(np, name):
                 return getattr(np, name)
+            if not hasattr(np, name):  # a name NumPy does not have: this code would fail
+                raise _Failure(f"NumPy has no `np.{name}`")
             raise _Failure(f"unknown:`np.{name}` is not part of the NumPy this checker reads")
         if base is math:
             if name in _MATH_FUNCTIONS:
                 return getattr(math, name)
+            if not hasattr(math, name):
+                raise _Failure(f"Python's math module has no `math.{name}`")
             raise _Failure(f"unknown:`math.{name}` is not part of what this checker reads")
         if isinstance(base, np.ndarray | np.generic) and name in _ARRAY_METHODS:
             return getattr(base, name)
+        if isinstance(base, np.ndarray) and not hasattr(base, name):
+            raise _Failure(f"a NumPy array has no attribute `.{name}`")
         if isinstance(base, np.finfo) and name in {"min", "max", "eps", "tiny"}:
             return getattr(base, name)  # np.finfo(np.float32).min, a mask's "minus infinity"
         raise _Failure(f"unknown:`.{name}` is not part of the NumPy this checker reads")

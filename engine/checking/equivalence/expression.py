@@ -146,7 +146,7 @@ def check_expression(
             return Verdict(correct=True, interpreted_as=pretty(right), feedback="correct", score=1)
         return Verdict(correct=False, valid=False, feedback=str(error))
     equal = _stated_equal(question, target)
-    given = _as_stated(given, equal)
+    given = _off_the_diagonal(_as_stated(given, equal), question)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
     if rounded is not None:
@@ -407,6 +407,8 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
             has_words(group[1], known)
             or _RELATION_SIGNS.search(group[1])
             or group[1].startswith(("=", "≈"))  # `1 (= d_k/d_k)`: working, as a remark
+            # `p_i(1 - p_i) (δ_ii = 1)`: an equation is never a factor (`𝟙[i=j]` may be one)
+            or "=" in split_chain(group[1]).relations
         ):
             return read_expression(number_word(group[0]), vocabulary, aliases=aliases)
         head = _without_unit(text)
@@ -470,6 +472,21 @@ def _refuse_division_by_zero(expr: Any) -> None:
 
     if expr.has(sympy.zoo, sympy.nan):
         raise AnswerError("could not read this: it divides by zero, which has no value")
+
+
+_UNEQUAL_INDICES = re.compile(r"(?<![\w])([a-z])\s*(?:≠|!=|\\neq?(?![A-Za-z]))\s*([a-z])(?!\w)")
+
+
+def _off_the_diagonal(given: Any, question: str) -> Any:
+    """`p_i (δ_ij − p_j)` answers a question that states i ≠ j: there δ_ij is 0."""
+    unequal = {frozenset(pair) for pair in _UNEQUAL_INDICES.findall(question)}
+    zero = {
+        symbol: 0
+        for symbol in given.free_symbols
+        if is_kronecker_delta(str(symbol))
+        and frozenset(re.findall(r"[a-z]", str(symbol).split("_", 1)[-1])) in unequal
+    }
+    return given.subs(zero) if zero else given
 
 
 def _has_kronecker(*expressions: Any) -> bool:
@@ -794,6 +811,10 @@ def _wrong_hint(given: Any, target: Any) -> str:
     return hint
 
 
+class NotRealError(AnswerError):
+    """A well-formed expression whose value is not a real number (`1/i`, `sqrt(-1)`)."""
+
+
 def evaluate_number(text: str, *, aliases: Aliases | None = None) -> float:
     """The value of a typed constant such as `22.6`, `sqrt(512)`, `√512`, `2/3` or `1e-3`.
 
@@ -813,5 +834,5 @@ def _evaluate_number(text: str, aliases: Aliases | None) -> tuple[Any, float]:
     except (Undefined, TypeError):
         raise AnswerError("could not read this: it has no finite value") from None
     if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
-        raise AnswerError("could not read this: it is not a real number")
+        raise NotRealError("could not read this: it is not a real number")
     return expr, value.real

@@ -16,6 +16,7 @@ one, `abs_tol` / `rel_tol` (banks of format 1) decide.
 
 from __future__ import annotations
 
+import cmath
 import math
 import re
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any
 
 from engine.checking.equivalence.asked import judge_label, without_counted_noun
 from engine.checking.equivalence.expression import (
+    NotRealError,
     _evaluate_number,
     agrees_at_shown_digits,
     pretty,
@@ -94,6 +96,18 @@ class Tolerance:
         return max(self.abs_tol or 0.0, (self.rel_tol or 0.0) * abs(expected))
 
 
+# `undefined`, `it depends on the scores`, `does not exist`: the claim that there is no value.
+_NO_SINGLE_VALUE = re.compile(
+    r"\s*(?:it\s+)?(?:(?:is\s+)?(?:undefined|not\s+defined|unknown|indeterminate)"
+    r"|(?:it\s+)?depends(?:\s+on\s+[\w\s,.'-]{1,60})?"
+    r"|(?:it\s+)?(?:does\s+not|doesn't|doesnt)\s+exist|no\s+(?:single\s+)?value)\s*[.!]?\s*",
+    re.IGNORECASE,
+)
+
+
+_LIST_REFUSED = "a list of values is not an answer here"
+
+
 @dataclass(frozen=True)
 class _Reading:
     value: float
@@ -121,6 +135,9 @@ def check_number(
     tolerance = Tolerance(abs_tol, rel_tol, precision)
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
+        if _NO_SINGLE_VALUE.fullmatch(answer):
+            # A readable claim that there is no value to give: wrong where the question has one.
+            return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
         refuse_final_exclamation(answer, factorials=False)
         chain = split_chain(rewrite(answer).text, colon=False)
         links, label_problem = _without_label(chain, question, unit)
@@ -138,7 +155,12 @@ def check_number(
                 if shorter == link:
                     raise
                 readings.append(_read(shorter, unit, tolerance))
+    except NotRealError:
+        # Read, and not a real number: a readable answer to a question whose answer is one.
+        return Verdict(correct=False, feedback="this is not a real number, and the answer is one")
     except AnswerError as error:
+        if _LIST_REFUSED in str(error):  # `[3, 4]`: read, and a list where one number is asked
+            return Verdict(correct=False, feedback="the question asks for one number, not a list")
         return Verdict(correct=False, valid=False, feedback=str(error))
     final = readings[-1]
     assert final is not None
@@ -238,7 +260,9 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
         working = _working_value(inner, unit)
         if working is None:
             return head_reading  # a remark in words: `0 (by symmetry)`
-        if not _agrees(working, head_reading.value, head, unit, tolerance):
+        if not _agrees(working, head_reading.value, head, unit, tolerance) and not _solves(
+            inner, head_reading.value
+        ):
             gives = f"{_format(working)}, not {_format(head_reading.value)}"
             problem = f"your working `{inner}` gives {gives}"
             return _Reading(head_reading.value, head_reading.shown, problem)
@@ -308,6 +332,31 @@ def _working_value(inner: str, unit: str | None) -> float | None:
         except AnswerError:
             continue
     return None
+
+
+def _solves(inner: str, value: float) -> bool:
+    """Whether working stated as an equation in one unknown, `40 (d_k/4 = 10)`, is solved by
+    the number it explains: the working is the condition the answer meets, not its value."""
+    from engine.checking.equivalence.expression import read_expression
+    from engine.checking.reading.safe_ast import Vocabulary
+
+    chain = split_chain(inner)
+    if len(chain.links) != 2 or chain.relations[0] != "=":
+        return False
+    names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*(?!\s*\()", inner)) - {"e", "pi", "inf"}
+    if len(names) != 1:
+        return False
+    try:
+        vocabulary = Vocabulary(symbols=frozenset(names))
+        left, right = (read_expression(link, vocabulary) for link in chain.links)
+        unknowns = (left - right).free_symbols
+        if len(unknowns) != 1:
+            return False
+        unknown = next(iter(unknowns))
+        sides = [complex(side.subs(unknown, value).evalf()) for side in (left, right)]
+    except (AnswerError, TypeError, ValueError, ArithmeticError):
+        return False
+    return cmath.isclose(sides[0], sides[1], rel_tol=1e-3, abs_tol=1e-9)
 
 
 def _agrees(

@@ -29,7 +29,10 @@ _LATEX_RELATION = re.compile(r"\\(" + "|".join(_LATEX_RELATIONS) + r")(?![A-Za-z
 # The relations that state a rounded value: `√512 ≈ 22.6`.
 APPROXIMATE_RELATIONS = frozenset({"≈", "~=", "≃", "≅"})
 # (LaTeX's `\Rightarrow`, `\approx` ... are these signs by then: `_LATEX_RELATIONS`.)
-_IMPLICATION = re.compile(r"→|⇒|=>|->|⟹|;|\b(?:so|hence|therefore|thus|gives)\b", re.IGNORECASE)
+# "709.8 or so" is a hedge, not an implication.
+_IMPLICATION = re.compile(
+    r"→|⇒|=>|->|⟹|;|\b(?:(?<!\bor )so|hence|therefore|thus|gives)\b", re.IGNORECASE
+)
 _RELATION = re.compile(r"==|~=|≈|≃|≅|>=|<=|≥|≤|=|>|<|∈|:")
 _APPROXIMATELY = re.compile(
     r"^\s*(?:≈|~=?|about\b|around\b|roughly\b|exactly\b"
