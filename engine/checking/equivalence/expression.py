@@ -368,9 +368,12 @@ def agrees_at_shown_digits(
     brackets explains (`8 (√64)`) must be exact.
     """
     plain = typed.strip().lstrip("+-−")
-    if is_plain_number(plain) and "e" not in plain.lower() and ("." in plain or rounded):
-        decimals = len(plain.split(".")[1].rstrip("%")) if "." in plain else 0
-        allowed = max(0.5 * 10.0**-decimals * (1 + 1e-9), 2e-3 * abs(value))
+    mantissa, _, power = plain.lower().partition("e")
+    if is_plain_number(plain) and ("." in mantissa or rounded):
+        # `4.5e-5` shows one decimal of its mantissa: it holds to ±0.05e-5.
+        decimals = len(mantissa.split(".")[1].rstrip("%")) if "." in mantissa else 0
+        scale = 10.0 ** int(power) if power.lstrip("+-").isdigit() and len(power) < 5 else 1.0
+        allowed = max(0.5 * 10.0**-decimals * scale * (1 + 1e-9), 2e-3 * abs(value))
         return abs(exact - value) <= allowed
     return math.isclose(exact, value, rel_tol=1e-6, abs_tol=1e-12)
 

@@ -292,12 +292,18 @@ def apply_functions(tokens: list[Token], names: _NameTable) -> list[Token]:
     return out
 
 
+_WHOLE_NUMBER_FACTORIAL = re.compile(r"\s*\d{1,3}\s*!")
+
+
 def refuse_final_exclamation(answer: str, *, factorials: bool) -> None:
     """A lone `!` at the very end (`d_k!`) is read as a factorial only in a question whose
-    answer has factorials; elsewhere it is more likely emphasis, so it is not graded either way.
+    answer has factorials, or after a whole number typed alone (`5!`, the usual way to write
+    120); elsewhere it is more likely emphasis, so it is not graded either way.
     (Raises AnswerError.)"""
     stripped = answer.rstrip()
     if factorials or not stripped.endswith("!") or stripped.count("!") != 1:
+        return
+    if _WHOLE_NUMBER_FACTORIAL.fullmatch(stripped):
         return
     raise AnswerError(
         "could not read this: the `!` at the end would be a factorial; write factorial(...) "

@@ -3,6 +3,8 @@ grading library's take for granted, one rule at a time."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engine.checking import check_expression
@@ -62,6 +64,9 @@ def test_a_function_applied_without_brackets_takes_the_operand_that_follows(
         ("fact(n) + 1", "n! + 1", "correct"),
         ("3! + 1", "7", "correct"),
         ("n!", "n", "unreadable"),  # a final `!` where no factorial is asked: emphasis?
+        ("5!", "120", "correct"),  # a whole number's factorial, typed alone, is one
+        ("5!", "5", "wrong"),
+        ("5 + d!", "5 + d", "unreadable"),
         ("n!!", "factorial(n)", "unreadable"),
         ("171! + 1", "1", "unreadable"),  # past float range: refused before SymPy computes it
         ("factorial(10**6) - 1", "1", "unreadable"),
@@ -319,3 +324,23 @@ def test_an_equation_holds_the_same_when_its_sides_differ_by_a_constant_factor_o
     answer: str, expected: str, verdict: str
 ) -> None:
     assert verdict_of(answer, expected) == verdict
+
+
+@pytest.mark.parametrize(
+    ("typed", "holds"),
+    [
+        ("4.5e-5", True),  # 4.5396e-5 to the one decimal of its mantissa
+        ("4.54e-5", True),
+        ("4.6e-5", False),
+        ("4.4e-5", False),
+        ("4.5396e-5", True),
+        ("4.53e-5", False),
+    ],
+)
+def test_a_rounded_value_in_scientific_notation_holds_to_the_digits_of_its_mantissa(
+    typed: str, holds: bool
+) -> None:
+    from engine.checking.equivalence.expression import agrees_at_shown_digits
+
+    exact = 1 / (2 + math.exp(10))
+    assert agrees_at_shown_digits(exact, float(typed), typed, rounded=True) is holds
