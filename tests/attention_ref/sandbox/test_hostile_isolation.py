@@ -198,9 +198,12 @@ def test_a_huge_sparse_submission_is_refused_by_its_size_without_reading_it(
     with open(source, "wb") as sparse:
         sparse.write(b"def attention(Q, K, V):\n    return V\n")
         sparse.truncate(30 * 2**30)
+    # The peak resident size of this process's own memory (VmHWM). Not getrusage's ru_maxrss:
+    # Linux carries that over fork and exec, so it would count the test runner's own memory.
     script = (
-        "import sys, resource; from engine.cli import main; code = main(sys.argv[1:]); "
-        "print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); "
+        "import re, sys; from engine.cli import main; code = main(sys.argv[1:]); "
+        "status = open('/proc/self/status').read(); "
+        "print('MAXRSS', re.search(r'VmHWM:\\s*(\\d+)', status).group(1), file=sys.stderr); "
         "sys.exit(code)"
     )
     done = subprocess.run(
