@@ -9,8 +9,9 @@ of the equivalence suites of STACK, PrairieLearn and the MITx grading library: p
 expressions (the expected one first), equivalent, near misses or unreadable.
 
 Each corpus is one parametrized case that prints its agreement and the answers it misjudged,
-and holds the checker to 98%. Run `pytest -s -q tests/engine/checking/test_checking_agreement.py`
-to see the figures.
+and holds the checker to 98%. Run
+`pytest -s -q -n0 tests/engine/checking/test_checking_agreement.py` to see the figures (`-n0`:
+in one process, since the workers of pytest-xdist keep what a test prints).
 """
 
 from __future__ import annotations
