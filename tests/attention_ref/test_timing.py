@@ -141,11 +141,11 @@ def _check(result: CallResult, who: str) -> None:
         raise StopLadder(f"{who} ended with {result.status}")
 
 
-@pytest.mark.parametrize("from_call", [1, 4])  # in the warm-up, or among the samples
-def test_a_kernel_that_fails_is_left_out_and_the_others_are_still_timed(from_call: int) -> None:
-    called, call = _fake_calls("kernel", from_call)
-    dropped: list[tuple[str, str]] = []
-    times = sample_interleaved(
+def _sample(
+    call: Callable[[str], CallResult], optional: Callable[[str, str], None] | None
+) -> dict[str, list[float]]:
+    """Five timed rounds of your code, the reference and the kernel at T = 128."""
+    return sample_interleaved(
         ["mine", "ref", "kernel"],
         call,
         _check,
@@ -154,8 +154,15 @@ def test_a_kernel_that_fails_is_left_out_and_the_others_are_still_timed(from_cal
         lambda _text: None,
         min_samples=5,
         max_samples=5,
-        optional=lambda who, reason: dropped.append((who, reason)),
+        optional=optional,
     )
+
+
+@pytest.mark.parametrize("from_call", [1, 4])  # in the warm-up, or among the samples
+def test_a_kernel_that_fails_is_left_out_and_the_others_are_still_timed(from_call: int) -> None:
+    called, call = _fake_calls("kernel", from_call)
+    dropped: list[tuple[str, str]] = []
+    times = _sample(call, lambda who, reason: dropped.append((who, reason)))
     assert set(times) == {"mine", "ref"}
     assert len(times["mine"]) == len(times["ref"]) == 5
     assert dropped == [("kernel", "kernel ended with timeout")]
@@ -165,7 +172,7 @@ def test_a_kernel_that_fails_is_left_out_and_the_others_are_still_timed(from_cal
 def test_without_optional_a_failing_kernel_still_ends_the_ladder() -> None:
     _, call = _fake_calls("kernel", 1)
     with pytest.raises(StopLadder):
-        sample_interleaved(["mine", "ref", "kernel"], call, _check, 128, 60.0, lambda _t: None)
+        _sample(call, None)
 
 
 @pytest.mark.parametrize("failing", ["mine", "ref"])
@@ -174,12 +181,4 @@ def test_your_code_or_the_reference_failing_ends_the_ladder_even_with_optional(
 ) -> None:
     _, call = _fake_calls(failing, 2)
     with pytest.raises(StopLadder):
-        sample_interleaved(
-            ["mine", "ref", "kernel"],
-            call,
-            _check,
-            128,
-            60.0,
-            lambda _text: None,
-            optional=lambda who, reason: None,
-        )
+        _sample(call, lambda who, reason: None)
