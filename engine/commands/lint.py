@@ -12,7 +12,7 @@ from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
 from engine.bank.yaml_source import read_yaml
 from engine.checking.worker.bounded import Checker
-from engine.commands.frame import checker_for
+from engine.commands.frame import run_in_frame
 from engine.exit_codes import EXIT_OK, EXIT_USAGE
 from engine.ui.literal import plain
 
@@ -165,8 +165,9 @@ def lint_drills(
 def run_lint(paths: list[Path], *, checker: Checker | None = None) -> int:
     """Every answer, drill line and model answer is re-checked by `checker` (the command
     line's, else one of its own)."""
-    with checker_for(checker) as running:
-        return _lint(paths, running)
+    return run_in_frame(
+        lambda frame: _lint(paths, frame.checker), None, checker, kept="no file is changed"
+    )
 
 
 def _lint(paths: list[Path], checker: Checker) -> int:
