@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from engine.bank.giveaways import hint_giveaway, longest_option_warning
 from engine.bank.lineage import lineage_problems
-from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
+from engine.bank.model import BankHeader, QuestionSet
 from engine.bank.set_files_merge import merge_set_files
 from engine.bank.siblings import lone_groups
 from engine.bank.validation_messages import report_validation, validate_file
@@ -46,12 +46,7 @@ def load_bank_file(
     name the file's place gives its set (`quizzes/15.yaml` is set 15), which its `set:` field
     must repeat.
     """
-    doc, value = read_versioned(
-        path,
-        shown_as,
-        kind="bank",
-        version=FORMAT_VERSION,
-    )
+    doc, value = read_versioned(path, shown_as, kind="bank")
     result = LoadedFile(path=doc.path, problems=doc.problems)
     if value is None:
         return result

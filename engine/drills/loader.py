@@ -16,7 +16,7 @@ from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
 from engine.bank.set_files_merge import merge_set_files
 from engine.bank.validation_messages import report_validation, validate_file
 from engine.bank.yaml_source import YamlDocument, read_versioned
-from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
+from engine.drills.model import Drill, DrillFile
 from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
 
@@ -56,12 +56,7 @@ def load_drill_file(
 ) -> LoadedDrills:
     """Parse and validate one drill file; with a `checker`, also re-check every drill's
     expected chain by it (lint)."""
-    doc, value = read_versioned(
-        path,
-        shown_as,
-        kind="drills",
-        version=FORMAT_VERSION,
-    )
+    doc, value = read_versioned(path, shown_as, kind="drills")
     result = LoadedDrills(path=doc.path, problems=doc.problems)
     if value is None:
         return result
