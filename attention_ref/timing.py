@@ -92,8 +92,9 @@ def time_submission(
         Sandbox(Path(reference.__file__), reference_name, limits) as ref,
         kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
+        boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel is not None else {})}
         baseline = len(sandbox_processes(mine))
-        pinned = pin_to_one_core(mine, ref, *([kernel] if kernel is not None else []))
+        pinned = pin_to_one_core(*boxes.values())
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:
@@ -101,26 +102,12 @@ def time_submission(
                 break
             try:
                 row = _time_size(
-                    mine,
-                    ref,
-                    plan,
-                    target,
-                    t,
-                    rng,
-                    left,
-                    kernel,
-                    machine,
-                    say,
-                    min_samples,
-                    baseline,
-                    lambda _who, reason: notes.append(kernel_left_out(reason)),
+                    boxes, plan, target, t, rng, left, machine, say, min_samples, baseline, notes
                 )
             except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
             sizes.append(row)
-            if row["kernel_s"] is None:
-                kernel = None  # not timed at this size (or left out): not at the next ones
             spent = time.perf_counter() - started
             # The next size costs about 4-8 times this one (T² scores, T² d products).
             estimate = 6 * (row["median_s"] + row["numpy_s"]) * (WARMUP + min_samples)
@@ -189,19 +176,17 @@ def _call_mine(box: Sandbox, plan: CallPlan, args: tuple[Any, ...]) -> CallResul
 
 
 def _time_size(
-    mine: Sandbox,
-    ref: Sandbox,
+    boxes: dict[str, Sandbox],
     plan: CallPlan,
     target: str,
     t: int,
     rng: np.random.Generator,
     left: float,
-    kernel: Sandbox | None,
     machine: Machine,
     say: Progress,
     min_samples: int,
     baseline: int,
-    kernel_failed: Callable[[str, str], None],
+    notes: list[str],
 ) -> dict[str, Any]:
     args = _inputs(target, plan, t, rng)
     # Code that masks the future by itself (causal_attention) is timed against causal references.
@@ -212,35 +197,70 @@ def _time_size(
         if target == "attention"
         else reference.stable_softmax(args[0])
     )
-    boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel is not None else {})}
 
     def call(who: str) -> CallResult:
-        return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args, **extra)
+        if who == "mine":
+            return _call_mine(boxes[who], plan, args)
+        return boxes[who].call(*args, **extra)
 
-    def no_processes_left() -> None:
-        if len(sandbox_processes(mine)) > baseline:
-            raise StopLadder(
-                f"stopped at T = {t}: your code left processes running, which would slow the "
-                "reference down and skew the figures"
-            )
-
-    times = sample_interleaved(
-        list(boxes),
+    times = sample_size(
+        boxes,
         call,
         lambda result, who: _check(result, expected, t, who),
         t,
         left,
         say,
+        baseline=baseline,
+        notes=notes,
         min_samples=min_samples,
-        after_warmup=no_processes_left,
-        optional=kernel_failed,
     )
     return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
 
 
-def kernel_left_out(reason: str) -> str:
-    """The note that says the kernel was dropped from the timing, and why."""
-    return f"the Numba kernel was left out of the timing ({reason})"
+def sample_size(
+    boxes: dict[str, Sandbox],
+    call: Callable[[str], CallResult],
+    check: Callable[[CallResult, str], None],
+    t: int,
+    left: float,
+    say: Progress,
+    *,
+    baseline: int,
+    notes: list[str],
+    min_samples: int = MIN_SAMPLES,
+    size_budget_s: float = SIZE_BUDGET_S,
+) -> dict[str, list[float]]:
+    """One size of a timing ladder (`submit`'s, an exercise's): `sample_interleaved` over
+    `boxes` (`mine`, `ref`, and `kernel` when it is timed) with the two rules both keep.
+
+    Once warm, the learner's code (`mine`) may have no more processes than its `baseline`
+    (counted when its sandbox started): one it left running stops the ladder, since it would
+    slow the others down and skew the figures. A kernel that fails is left out with a note in
+    `notes`, and out of `boxes`, so that the later sizes do not time it either."""
+
+    def no_processes_left() -> None:
+        if len(sandbox_processes(boxes["mine"])) > baseline:
+            raise StopLadder(
+                f"stopped at T = {t}: your code left processes running, which would slow the "
+                "reference down and skew the figures"
+            )
+
+    def kernel_failed(who: str, reason: str) -> None:
+        boxes.pop(who, None)
+        notes.append(f"the Numba kernel was left out of the timing ({reason})")
+
+    return sample_interleaved(
+        list(boxes),
+        call,
+        check,
+        t,
+        left,
+        say,
+        min_samples=min_samples,
+        size_budget_s=size_budget_s,
+        after_warmup=no_processes_left,
+        optional=kernel_failed,
+    )
 
 
 def sample_interleaved(

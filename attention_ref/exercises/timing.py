@@ -25,11 +25,10 @@ from attention_ref.timing import (
     KERNEL,
     StopLadder,
     compiled_kernel,
-    kernel_left_out,
     kernel_sandbox,
     paired_ratio,
     pin_to_one_core,
-    sample_interleaved,
+    sample_size,
     sandbox_processes,
 )
 
@@ -181,30 +180,22 @@ def _time_size(
     baseline: int,
     notes: list[str],
 ) -> dict[str, Any]:
-    def kernel_failed(who: str, reason: str) -> None:
-        del boxes[who]  # not at the later sizes either
-        notes.append(kernel_left_out(reason))
-
     def call(who: str) -> CallResult:
-        if who == "kernel":
+        if who == KERNEL:
             return boxes[who].call(*args, **KERNEL_CALLS[battery])
         return boxes[who].call(*args)
 
-    def no_processes_left() -> None:
-        if len(sandbox_processes(boxes["mine"])) > baseline:
-            raise StopLadder(f"stopped at T = {t}: your code left processes running")
-
-    times = sample_interleaved(
-        list(boxes),
+    times = sample_size(
+        boxes,
         call,
         lambda result, who: _check(result, expected, t, who),
         t,
         left,
         say,
+        baseline=baseline,
+        notes=notes,
         min_samples=MIN_SAMPLES,
         size_budget_s=SIZE_BUDGET_S,
-        after_warmup=no_processes_left,
-        optional=kernel_failed,
     )
     mine = times["mine"]
     return {
