@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
 from engine.bank.set_files_merge import merge_set_files
-from engine.bank.validation_messages import report_validation, validate_file
+from engine.bank.validation_messages import (
+    entry_label,
+    unique_entries,
+    validate_entry,
+    validate_file,
+)
 from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.drills.model import Drill, DrillFile
 from engine.errors import BankError, UsageError
@@ -64,15 +67,7 @@ def load_drill_file(
     raw_drills = value.get("drills")
     if not isinstance(raw_drills, list):
         return result
-    first_line: dict[str, int] = {}
-    for index, raw in enumerate(raw_drills):
-        line = doc.line_of(("drills", index))
-        raw_id = raw.get("id") if isinstance(raw, dict) else None
-        if isinstance(raw_id, str):
-            if raw_id in first_line:
-                doc.problem(line, f"duplicate id {raw_id!r} (first at line {first_line[raw_id]})")
-                continue
-            first_line[raw_id] = line
+    for index, raw in unique_entries(doc, "drills", raw_drills):
         drill = _load_drill(doc, raw, index)
         if drill is None:
             continue
@@ -93,19 +88,10 @@ def load_drill_file(
 
 def _load_drill(doc: YamlDocument, raw: Any, index: int) -> Drill | None:
     loc = ("drills", index)
-    line = doc.line_of(loc)
     if not isinstance(raw, dict):
-        doc.problem(line, "a drill is a mapping with id, title, goal, steps and target")
+        doc.problem(doc.line_of(loc), "a drill is a mapping with id, title, goal, steps and target")
         return None
-    label = f"drill {raw['id']!r}" if isinstance(raw.get("id"), str) else f"drill {index + 1}"
-    if "line" in raw:
-        doc.problem(doc.line_of((*loc, "line")), f"{label}: unknown field 'line'")
-        return None
-    try:
-        return Drill.model_validate({**raw, "line": line})
-    except ValidationError as exc:
-        report_validation(doc, exc, loc, label, Drill)
-        return None
+    return validate_entry(doc, loc, raw, Drill, entry_label("drill", raw, index))
 
 
 def shape_problems(drill: Drill) -> list[tuple[tuple[str | int, ...], str]]:
