@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
+from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, roots_of, set_files
 from engine.bank.set_files_merge import merge_set_files
 from engine.bank.validation_messages import (
     entry_label,
@@ -21,7 +21,6 @@ from engine.bank.validation_messages import (
 from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.drills.model import Drill, DrillFile
 from engine.errors import BankError, UsageError
-from engine.paths import builtin_dir
 
 if TYPE_CHECKING:
     from engine.checking.worker.bounded import Checker
@@ -137,10 +136,7 @@ def special_drill_file(set_name: str, store: Path, kind: str) -> tuple[Path, str
 
 
 def drill_roots(store: Path) -> list[BankRoot]:
-    return [
-        BankRoot(builtin_dir("drills"), "drills"),
-        BankRoot(store / "drills", str(store / "drills")),
-    ]
+    return roots_of("drills", store)
 
 
 def open_drill_set(name: str, store: Path) -> DrillSet:
