@@ -15,9 +15,9 @@ import json
 import sys
 from pathlib import Path
 
-from engine.checking.worker.bounded import Checker
+from engine.checking.worker.bounded import Checker, grade_card
 from engine.commands.frame import Frame, run_in_frame
-from engine.errors import AnswerError, UsageError
+from engine.errors import UsageError
 from engine.exit_codes import verdict_code
 from engine.verdict import Verdict
 
@@ -43,7 +43,6 @@ def run_check(
 
 def _check(frame: Frame, set_name: str, item_id: str, answer: str, as_json: bool) -> int:
     from engine.bank.catalog import open_set
-    from engine.cards.typed import TypedItem
     from engine.ui.describe import shown_answer
 
     qset = open_set(set_name, frame.folder)
@@ -55,13 +54,7 @@ def _check(frame: Frame, set_name: str, item_id: str, answer: str, as_json: bool
         raise UsageError(f"set {set_name} has no item {item_id!r} (see: attnquiz list {set_name})")
     if item.self_rated:
         raise UsageError(f"{item_id!r} is a self-rated card: there is no answer to check")
-    try:
-        if isinstance(item, TypedItem):
-            verdict = frame.checker.grade(item, answer)
-        else:
-            verdict = item.grade(answer)
-    except AnswerError as exc:
-        verdict = Verdict(correct=False, valid=False, feedback=str(exc))
+    verdict = grade_card(frame.checker, item, answer)
     return report_verdict(verdict, item_id, shown_answer(item), as_json)
 
 
