@@ -93,17 +93,14 @@ def time_submission(
         kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
         boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel is not None else {})}
-        baseline = len(sandbox_processes(mine))
-        pinned = pin_to_one_core(*boxes.values())
+        timed = TimingBoxes(boxes, notes, say, min_samples=min_samples)
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:
                 stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
                 break
             try:
-                row = _time_size(
-                    boxes, plan, target, t, rng, left, machine, say, min_samples, baseline, notes
-                )
+                row = _time_size(timed, plan, target, t, rng, left, machine)
             except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
@@ -134,7 +131,7 @@ def time_submission(
             "vs_numpy (and vs_kernel, the Numba kernel in a third such sandbox) is the median "
             "of the ratios of neighbouring calls"
         ),
-        "same_core": pinned,
+        "same_core": timed.same_core,
         "notes": notes,
     }
 
@@ -176,17 +173,13 @@ def _call_mine(box: Sandbox, plan: CallPlan, args: tuple[Any, ...]) -> CallResul
 
 
 def _time_size(
-    boxes: dict[str, Sandbox],
+    timed: TimingBoxes,
     plan: CallPlan,
     target: str,
     t: int,
     rng: np.random.Generator,
     left: float,
     machine: Machine,
-    say: Progress,
-    min_samples: int,
-    baseline: int,
-    notes: list[str],
 ) -> dict[str, Any]:
     args = _inputs(target, plan, t, rng)
     # Code that masks the future by itself (causal_attention) is timed against causal references.
@@ -200,67 +193,72 @@ def _time_size(
 
     def call(who: str) -> CallResult:
         if who == "mine":
-            return _call_mine(boxes[who], plan, args)
-        return boxes[who].call(*args, **extra)
+            return _call_mine(timed.boxes[who], plan, args)
+        return timed.boxes[who].call(*args, **extra)
 
-    times = sample_size(
-        boxes,
-        call,
-        lambda result, who: _check(result, expected, t, who),
-        t,
-        left,
-        say,
-        baseline=baseline,
-        notes=notes,
-        min_samples=min_samples,
-    )
+    times = timed.sample(t, left, call, lambda result, who: _check(result, expected, t, who))
     return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
 
 
-def sample_size(
-    boxes: dict[str, Sandbox],
-    call: Callable[[str], CallResult],
-    check: Callable[[CallResult, str], None],
-    t: int,
-    left: float,
-    say: Progress,
-    *,
-    baseline: int,
-    notes: list[str],
-    min_samples: int = MIN_SAMPLES,
-    size_budget_s: float = SIZE_BUDGET_S,
-) -> dict[str, list[float]]:
-    """One size of a timing ladder (`submit`'s, an exercise's): `sample_interleaved` over
-    `boxes` (`mine`, `ref`, and `kernel` when it is timed) with the two rules both keep.
+class TimingBoxes:
+    """The sandboxes one timing run compares (`mine`, `ref`, and `kernel` when it is timed),
+    pinned to one core, and the rules every size of its ladder keeps, for `submit` and the
+    exercises alike.
 
-    Once warm, the learner's code (`mine`) may have no more processes than its `baseline`
-    (counted when its sandbox started): one it left running stops the ladder, since it would
-    slow the others down and skew the figures. A kernel that fails is left out with a note in
-    `notes`, and out of `boxes`, so that the later sizes do not time it either."""
+    Once warm, the learner's code (`mine`) may have no more processes than when its sandbox
+    started: one it left running stops the ladder, since it would slow the others down and skew
+    the figures. A kernel that fails is left out with a note in `notes`, and out of `boxes`, so
+    that the later sizes do not time it either."""
 
-    def no_processes_left() -> None:
-        if len(sandbox_processes(boxes["mine"])) > baseline:
+    def __init__(
+        self,
+        boxes: dict[str, Sandbox],
+        notes: list[str],
+        say: Progress,
+        *,
+        min_samples: int = MIN_SAMPLES,
+        size_budget_s: float = SIZE_BUDGET_S,
+    ) -> None:
+        self.boxes = boxes
+        self.notes = notes
+        self.say = say
+        self.min_samples = min_samples
+        self.size_budget_s = size_budget_s
+        self.same_core = pin_to_one_core(*boxes.values())
+        self.baseline = len(sandbox_processes(boxes["mine"]))
+
+    def sample(
+        self,
+        t: int,
+        left: float,
+        call: Callable[[str], CallResult],
+        check: Callable[[CallResult, str], None],
+    ) -> dict[str, list[float]]:
+        """Seconds per call of every box at size `t` (`sample_interleaved`, within `left`
+        seconds of the run's budget)."""
+        return sample_interleaved(
+            list(self.boxes),
+            call,
+            check,
+            t,
+            left,
+            self.say,
+            min_samples=self.min_samples,
+            size_budget_s=self.size_budget_s,
+            after_warmup=lambda: self._no_processes_left(t),
+            optional=self._leave_out,
+        )
+
+    def _no_processes_left(self, t: int) -> None:
+        if len(sandbox_processes(self.boxes["mine"])) > self.baseline:
             raise StopLadder(
                 f"stopped at T = {t}: your code left processes running, which would slow the "
                 "reference down and skew the figures"
             )
 
-    def kernel_failed(who: str, reason: str) -> None:
-        boxes.pop(who, None)
-        notes.append(f"the Numba kernel was left out of the timing ({reason})")
-
-    return sample_interleaved(
-        list(boxes),
-        call,
-        check,
-        t,
-        left,
-        say,
-        min_samples=min_samples,
-        size_budget_s=size_budget_s,
-        after_warmup=no_processes_left,
-        optional=kernel_failed,
-    )
+    def _leave_out(self, who: str, reason: str) -> None:
+        self.boxes.pop(who, None)
+        self.notes.append(f"the Numba kernel was left out of the timing ({reason})")
 
 
 def sample_interleaved(

@@ -36,14 +36,22 @@ drills:
 """
 
 
+def _set_in_files(tmp_path: Path, folder: str, text: str, ids: dict[str, str]) -> Path:
+    """Set `demo` as one file per entry of `ids` (file name -> the id of its one entry)."""
+    files = tmp_path / folder / "demo"
+    files.mkdir(parents=True)
+    for name, entry_id in ids.items():
+        (files / name).write_text(text.format(id=entry_id), encoding="utf-8")
+    return files
+
+
 @pytest.mark.parametrize(("folder", "text"), [("quizzes", BANK), ("drills", DRILLS)])
 def test_an_id_given_by_two_files_of_a_set_is_one_problem_naming_the_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str, text: str
 ) -> None:
-    files = tmp_path / folder / "demo"
-    files.mkdir(parents=True)
-    for name, entry_id in (("a.yaml", "one"), ("b.yaml", "one"), ("c.yaml", "two")):
-        (files / name).write_text(text.format(id=entry_id), encoding="utf-8")
+    files = _set_in_files(
+        tmp_path, folder, text, {"a.yaml": "one", "b.yaml": "one", "c.yaml": "two"}
+    )
     assert main(["lint", str(tmp_path / folder)]) == 2
     err = capsys.readouterr().err
     first, second = files / "a.yaml", files / "b.yaml"
@@ -57,8 +65,5 @@ def test_an_id_given_by_two_files_of_a_set_is_one_problem_naming_the_first(
 def test_different_ids_across_the_files_of_a_set_pass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str, text: str
 ) -> None:
-    files = tmp_path / folder / "demo"
-    files.mkdir(parents=True)
-    for name, entry_id in (("a.yaml", "one"), ("b.yaml", "two")):
-        (files / name).write_text(text.format(id=entry_id), encoding="utf-8")
+    _set_in_files(tmp_path, folder, text, {"a.yaml": "one", "b.yaml": "two"})
     assert main(["lint", str(tmp_path / folder)]) == 0, capsys.readouterr().err
