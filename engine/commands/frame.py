@@ -78,6 +78,11 @@ def checker_for(given: Checker | None) -> Iterator[Checker]:
         checker.close()
 
 
+def _at_terminal() -> bool:
+    """Whether standard input is a terminal (it may also be closed: no terminal, no input)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 def run_in_frame(
     body: Callable[[Frame], int],
     data_dir: Path | None,
@@ -90,7 +95,7 @@ def run_in_frame(
     frame: Frame | None = None
     try:
         with checker_for(checker) as running:
-            frame = Frame(running, make_clock(), store_dir(data_dir), sys.stdin.isatty(), kept)
+            frame = Frame(running, make_clock(), store_dir(data_dir), _at_terminal(), kept)
             try:
                 code = body(frame)
             finally:
