@@ -12,6 +12,7 @@ from attention_ref.pitfalls import (
     ATTENTION_PITFALLS,
     ATTENTION_VARIANTS,
     CAUSAL_PITFALLS,
+    MASK_NOTED,
     NOTED_PITFALLS,
     SOFTMAX_NOTED,
     SOFTMAX_PITFALLS,
@@ -80,6 +81,17 @@ def matching_pitfalls(
         note for note, way in noted.items() if not names and _matches((way,), args, case, given)
     ]
     return names, notes
+
+
+def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
+    """Notes on how the code applied the mask it was given (`mask` as passed, in a convention of
+    `style`), for a masked case no convention gets right: each note whose computation, with the
+    mask as given, is the submission's output."""
+    return [
+        note
+        for note, (styles, way) in MASK_NOTED.items()
+        if style in styles and _matches((way,), (*case.args, mask), case, given)
+    ]
 
 
 def ruled_out_pitfalls(case: Case, given: Array, target: str) -> list[str]:
