@@ -30,8 +30,9 @@ EXPLANATIONS: dict[str, str] = {
     "and flattens the weights; divide by np.sqrt(d_k)",
     "no_scale": "the 1/√d_k factor is missing: the scores then have variance d_k and the "
     "softmax saturates; divide Q @ K.T by np.sqrt(d_k)",
-    "softmax_wrong_axis": "the softmax normalises over the queries (axis 0) instead of over the "
-    "keys: each row of weights must sum to 1, so use axis=-1",
+    "softmax_wrong_axis": "the softmax normalises down the columns (axis 0 or -2: over the "
+    "queries, for attention) instead of along each row (over the keys): each row of weights "
+    "must sum to 1, so use axis=-1",
     "no_softmax": "there is no softmax: (Q Kᵀ/√d_k) V is a linear map, not attention; turn each "
     "row of scores into weights with a softmax",
     "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf, inf/inf is "

@@ -248,9 +248,11 @@ def _try_batched(box: Sandbox, plan: CallPlan, grade: Grade, cases: list[Case]) 
         grade.cases.append(result)
         grade.notes.append("works at any rank: also checked on batched inputs")
     elif result.status not in {"crash", "timeout", "memory"}:
+        what = result.message
+        if what.startswith("wrong values"):
+            what = f"gives {what}"
         grade.notes.append(
-            f"written for 2-D inputs: on a batch {batched.args[0].shape} it {result.message} "
-            "(not counted)"
+            f"written for 2-D inputs: on a batch {batched.args[0].shape} it {what} (not counted)"
         )
 
 

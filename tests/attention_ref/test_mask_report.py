@@ -132,3 +132,20 @@ def test_a_right_mask_with_another_mistake_is_reported_under_its_convention(seed
     assert report.diagnosis == ["no_scale"]
     assert "boolean keep" in report.message
     assert report.notes == []
+
+
+def sums_over_axis_one(Q, K, V):  # right in 2-D; on a batch it normalises over the queries
+    e = np.exp(Q @ np.swapaxes(K, -1, -2) / np.sqrt(K.shape[-1]))
+    return e / e.sum(axis=1, keepdims=True) @ V
+
+
+def test_a_batch_note_says_what_the_2d_code_gives_on_a_batch() -> None:
+    from attention_ref.grading import Grade, _try_batched
+
+    found = Found("learner", "attention", ("Q", "K", "V"), 1)
+    cases = attention_cases(0)
+    grade = Grade(False, "pass", "attention", "learner", [], [])
+    _try_batched(InProcess(sums_over_axis_one), CallPlan(found), grade, cases)  # type: ignore[arg-type]
+    assert len(grade.notes) == 1
+    assert " it gives wrong values (max error " in grade.notes[0]
+    assert grade.notes[0].endswith("(not counted)")
