@@ -52,7 +52,9 @@ def _step(
         assumptions=assumptions.for_checker(),
         mistakes=[(m.value, m.message) for m in spec.mistakes],
     )
-    if not (spec.must_use and verdict.readable):
+    if not verdict.readable:
+        return QuestionCheck(False, verdict.message, verdict.interpreted_as, valid=False)
+    if not spec.must_use:
         return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
     from engine.checking.derivation.step import split_sides
 

@@ -303,3 +303,27 @@ def test_a_part_whose_turn_comes_after_the_limit_is_not_reached(store_home: Path
     assert len(frontend.prompts) == 1
     assert "time is up" in frontend.text
     assert not run.within_limit
+
+
+def test_an_answer_that_cannot_be_read_is_asked_again_without_spending_an_attempt(
+    store_home: Path,
+) -> None:
+    lines = ["softmax(Q K^T / sqrt(d_k) V", EQUATION, *RIGHT_ANSWERS[1:]]
+    run, frontend = drive(store_home, lines)
+    equation = run.parts[0]
+    assert equation.status is PartStatus.RIGHT
+    assert equation.attempts == 1  # the unreadable line was not graded
+    assert "not graded" in frontend.text
+    assert "✗ not yet" not in frontend.text
+    assert [p.attempt for p in frontend.prompts[:2]] == [1, 1]
+    assert run.within_limit
+
+
+def test_an_unreadable_derivation_step_is_not_a_wrong_one(store_home: Path) -> None:
+    drill, qset = drill_15(store_home)
+    part = next(p for p in drill.parts if p.id == "variance")
+    checker = BankChecker(qset, warm_checker())
+    unreadable = checker.check(part, part.questions[0], "Var(q·k) = (d_k")
+    assert not unreadable.correct and not unreadable.valid
+    wrong = checker.check(part, part.questions[0], "d_k^2")
+    assert not wrong.correct and wrong.valid
