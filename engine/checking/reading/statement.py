@@ -11,6 +11,8 @@ reader and judges the left side with `asked`.
 - Relations (`=`, `≈`, `~=`, `>`, `≥`, `:` ...) at the top level separate the links of a chain;
   the last link is the answer, every `=` link must hold, and the first link may be a label.
 - A leading `≈`, `~` or `about` marks a rounded value; it is dropped.
+- A leading hedge or label (`i think`, `probably`, `answer:`) and a trailing question mark
+  (`16?`) only say how sure the learner is; they are dropped.
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ _APPROXIMATELY = re.compile(
     r"|approx(?:\.|imately\b)?)\s*",
     re.IGNORECASE,
 )
+# `i think 8`, `probably 16`, `answer: 40`, `my answer is 3`: how sure the learner is, or a label.
+_HEDGE = re.compile(
+    r"^\s*(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+say|probably|maybe|perhaps"
+    r"|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b\s*(?:(?:it'?s|it\s+is)\b)?\s*[:,]?\s*(?=\S)",
+    re.IGNORECASE,
+)
+# `16?`, `(100, 64)?`: a question mark after the answer is a hedge too.
+_QUESTION_MARK = re.compile(r"(?<=\S)\s*\?+\s*$")
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer. A trailing comma is
 # not dropped: it says more was to follow (`a+b,`), so the answer is incomplete.
 _TRAILING = re.compile(
@@ -81,6 +91,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
+    statement = _QUESTION_MARK.sub("", _HEDGE.sub("", statement, count=1), count=1)
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
     links, relations = [], []

@@ -3,8 +3,8 @@
 `run_drill` is the timed drill's part of the clocked-drill core (`engine.drills.clocked.run`):
 a wrong answer is asked again while time remains, and a part is right once each of its questions
 is. An answer that cannot be read is not graded: the same question is asked again and no attempt
-is counted. The clock, the learner's replies (a front end), the grading and the store are passed in, so
-tests drive it with a fake clock and scripted replies.
+is counted. The clock, the learner's replies (a front end), the grading and the store are passed
+in, so tests drive it with a fake clock and scripted replies.
 """
 
 from __future__ import annotations
