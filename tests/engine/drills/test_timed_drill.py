@@ -327,3 +327,36 @@ def test_an_unreadable_derivation_step_is_not_a_wrong_one(store_home: Path) -> N
     assert not unreadable.correct and not unreadable.valid
     wrong = checker.check(part, part.questions[0], "d_k^2")
     assert not wrong.correct and wrong.valid
+
+
+@pytest.mark.parametrize(
+    ("line", "correct"),
+    [
+        ("exp(s_i - m)/Σ_j exp(s_j - m), m = max_j s_j", True),
+        ("e^{s_i - m} / Σ_j e^{s_j - m} where m = max(s)", True),
+        ("exp(s_i - m)/Σ_j exp(s_j), m = max_j s_j", False),
+    ],
+)
+def test_a_closing_reminder_of_what_m_means_is_not_part_of_the_answer(
+    store_home: Path, line: str, correct: bool
+) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.valid and check.correct is correct, check.feedback
+
+
+@pytest.mark.parametrize(
+    "line", ["exp(s_i + m)/sum_j exp(s_j + m)", "e^{m + s_i} / Σ_j e^{m + s_j}"]
+)
+def test_adding_m_is_not_the_shift_the_max_trick_asks_for(store_home: Path, line: str) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.valid and not check.correct
+    assert "the m is added, but the form asked for subtracts it" in check.feedback
+
+
+def test_a_shift_written_as_a_factor_e_to_the_minus_m_is_still_subtracting(
+    store_home: Path,
+) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    assert checker.check(part, question, "e^{s_i} e^{-m} / Σ_j e^{s_j} e^{-m}").correct
