@@ -44,25 +44,26 @@ _APPROXIMATELY = re.compile(
 # `i think 8`, `probably 16`, `answer: 40`, `my answer is 3`: how sure the learner is, or a label.
 _HEDGE = re.compile(
     r"^\s*(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+say|probably|maybe|perhaps"
-    r"|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b\s*(?:(?:it'?s|it\s+is)\b)?\s*[:,]?\s*(?=\S)",
+    r"|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b(?:\s+(?:it'?s|it\s+is)\b)?(?:\s*[:,])?(?=\s*+\S)\s*",
     re.IGNORECASE,
 )
-# `16?`, `(100, 64)?`: a question mark after the answer is a hedge too.
-_QUESTION_MARK = re.compile(r"(?<=\S)\s*\?+\s*$")
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer. A trailing comma is
 # not dropped: it says more was to follow (`a+b,`), so the answer is incomplete.
 _TRAILING = re.compile(
-    r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|\.\s*)+\s*$", re.IGNORECASE
+    r"(?<=\S)(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|\s*\.\s*)+\s*$",
+    re.IGNORECASE,
 )
-# `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+# `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer. Both patterns start only after a
+# character that is not a space, so a run of spaces costs no backtracking.
 # `p_i(1 - p_i) since δ_ii = 1`, `0, since E[q_i]=0`: a reason after the answer.
 _REASON = re.compile(
-    r"\s*,?\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
+    r"(?<=\S)(?:\s*,)?\s+"
+    r"(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
     re.IGNORECASE | re.DOTALL,
 )
 # `-p_i p_j for i ≠ j`, `d_k/4 when T ≫ d_k`: the case the answer holds for.
 _QUALIFIER = re.compile(
-    r"\s*,?\s+(?:for|where|when|if)\s+"
+    r"(?<=\S)(?:\s*,)?\s+(?:for|where|when|if)\s+"
     r"(?:(?:all|every|each|any)\b|\w+\s*(?:≠|!=|≫|≪|>|<|≥|≤|→)).*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -91,7 +92,9 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
-    statement = _QUESTION_MARK.sub("", _HEDGE.sub("", statement, count=1), count=1)
+    statement = _HEDGE.sub("", statement, count=1).rstrip()
+    if statement.endswith("?") and statement.rstrip("?").strip():  # `16?`: a hedge too
+        statement = statement.rstrip("?")
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
     links, relations = [], []

@@ -86,6 +86,10 @@ _DEFINITION = re.compile(
 def without_definition(line: str, names: set[str]) -> str:
     """`line` without a closing reminder of what one of the question's own names means, which
     says nothing the question does not: `e^{s_i - m} / Σ_j e^{s_j - m}, m = max_j s_j`."""
+    from engine.checking.reading.safe_ast import MAX_LENGTH
+
+    if len(line) > MAX_LENGTH:  # the step checker refuses it; no pattern runs on hostile text
+        return line
     match = _DEFINITION.fullmatch(line)
     if match is None or match.group("name") not in names:
         return line
@@ -96,8 +100,10 @@ def added_names(line: str, model: str, names: tuple[str, ...]) -> str:
     """Where a line adds a name that the model answer only ever subtracts: the max trick shifts
     the scores down by m, and `e^{s_i + m} / Σ_j e^{s_j + m}`, equal in value, overflows sooner.
     """
+    from engine.checking.reading.safe_ast import MAX_LENGTH
+
     said = []
-    for name in names:
+    for name in names if len(line) <= MAX_LENGTH else ():
         if _signs(model, name) == {"-"} and _signs(line, name) - {"-"}:
             said.append(f"the {name} is added, but the form asked for subtracts it")
     return "; ".join(said)

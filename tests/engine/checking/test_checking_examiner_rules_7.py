@@ -198,3 +198,15 @@ def test_arithmetic_on_decimals_rounded_as_asked_carries_their_rounding(
 ) -> None:
     verdict = grade(set_15, "identity-output", answer)  # 0.73554, to 3 decimals
     assert verdict.valid and verdict.correct is correct, verdict.feedback
+
+
+@pytest.mark.parametrize(
+    "text",
+    [" " * 20000 + "x", "x ," + " " * 20000 + "y", "x" + " " * 20000 + ".", "i think " * 2000],
+)
+def test_long_runs_of_spaces_cost_no_backtracking(text: str) -> None:
+    # Each of these took hours before (the remark, qualifier and hedge patterns backtracked over
+    # every split of the spaces); the suite's time-out turns a hang into a failure.
+    from engine.checking.reading.statement import split_chain
+
+    assert split_chain(text).answer.strip()
