@@ -180,6 +180,7 @@ _LEADING_WORD = re.compile(r"\s*([A-Za-z]{3,})\s+(\S.*?)\s*", re.DOTALL)
 _CHANGING_WORDS = frozenset(
     {"not", "never", "less", "more", "than", "except", "without", "nor", "neither", "minus"}
     | {"above", "below", "over", "under", "plus", "times", "half", "twice", "double", "square"}
+    | {"negative", "inverse", "reciprocal", "root", "log", "exp", "power", "percent"}
 )
 MAX_TRAILING_WORDS = 4
 
