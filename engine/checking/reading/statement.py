@@ -11,8 +11,9 @@ reader and judges the left side with `asked`.
 - Relations (`=`, `≈`, `~=`, `>`, `≥`, `:` ...) at the top level separate the links of a chain;
   the last link is the answer, every `=` link must hold, and the first link may be a label.
 - A leading `≈`, `~` or `about` marks a rounded value; it is dropped.
-- A leading hedge or label (`i think`, `probably`, `answer:`) and a trailing question mark
-  (`16?`) only say how sure the learner is; they are dropped.
+- A hedge or label before the answer (`i think`, `not sure but`, `answer:`), a hedge after it
+  (`8, i think`) and a trailing question mark (`16?`) only say how sure the learner is; they
+  are dropped.
 """
 
 from __future__ import annotations
@@ -42,11 +43,17 @@ _APPROXIMATELY = re.compile(
     re.IGNORECASE,
 )
 # `i think 8`, `probably 16`, `answer: 40`, `my answer is 3`: how sure the learner is, or a label.
+_HEDGE_WORDS = (
+    r"(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+(?:say|guess)|probably|maybe|perhaps"
+    r"|(?:i'?m\s+)?not\s+(?:sure|certain)(?:\s+but)?)"
+)
 _HEDGE = re.compile(
-    r"^\s*(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+say|probably|maybe|perhaps"
-    r"|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b(?:\s+(?:it'?s|it\s+is)\b)?(?:\s*[:,])?(?=\s*+\S)\s*",
+    rf"^\s*(?:{_HEDGE_WORDS}|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b"
+    r"(?:\s+(?:it'?s|it\s+is)\b)?(?:\s*[:,])?(?=\s*+\S)\s*",
     re.IGNORECASE,
 )
+# `8 i think`, `(T_q, T_k), probably`: the same hedges after the answer.
+_TRAILING_HEDGE = re.compile(rf"(?<=\S)(?:\s*,)?\s+{_HEDGE_WORDS}\s*[.!?]*\s*$", re.IGNORECASE)
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer. A trailing comma is
 # not dropped: it says more was to follow (`a+b,`), so the answer is incomplete.
 _TRAILING = re.compile(
@@ -92,7 +99,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
-    statement = _HEDGE.sub("", statement, count=1).rstrip()
+    statement = _TRAILING_HEDGE.sub("", _HEDGE.sub("", statement, count=1), count=1).rstrip()
     if statement.endswith("?") and statement.rstrip("?").strip():  # `16?`: a hedge too
         statement = statement.rstrip("?")
     statement = _APPROXIMATELY.sub("", statement, count=1)
