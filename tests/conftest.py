@@ -40,17 +40,6 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto`: one worker more than the usable cores. Much of the suite waits (for a real
-    process to start, a sandbox or a checking worker to hit its time limit, a wheel to build),
-    and a worker that waits leaves its core idle unless another worker can use it.
-    PYTEST_XDIST_AUTO_NUM_WORKERS still overrides this."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    return len(os.sched_getaffinity(0)) + 1
-
-
 @pytest.fixture(autouse=True)
 def store_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     # A fresh folder under this run's base temporary folder, made directly: `tmp_path` numbers
