@@ -6,6 +6,7 @@ checking worker; see the package's `__init__` for how a step is judged.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
@@ -39,14 +40,30 @@ def check_step(
         known = [(reader.author_side(text), message) for text, message in mistakes]
     except (AnswerError, CannotEvaluate) as error:
         raise BankError([f"a derivation step cannot be read: {error}"]) from None
+    words = ""
     try:
         sides = reader.learner_sides(step, continues=before is not None)
     except AnswerError as error:
-        return StepVerdict(readable=False, valid=False, reaches_expected=False, message=str(error))
+        worded = reader.split_off_words(step)
+        try:
+            if worded is None:
+                raise
+            sides = reader.learner_sides(worded[0], continues=before is not None)
+        except AnswerError:
+            return StepVerdict(
+                readable=False, valid=False, reaches_expected=False, message=str(error)
+            )
+        except CannotEvaluate as cannot:
+            return unchecked(f"could not check this step: {cannot}")
+        step, words = worded
     except CannotEvaluate as error:
         return unchecked(f"could not check this step: {error}")
     try:
-        return judge(reader, before, sides, target, known, continuation=step.strip()[:1] == "=")
+        verdict = judge(reader, before, sides, target, known, continuation=step.strip()[:1] == "=")
+        if words:
+            note = f" (the words `{_shortened(words)}` are not checked)"
+            verdict = dataclasses.replace(verdict, message=verdict.message + note)
+        return verdict
     except CannotEvaluate as error:
         return unchecked(
             f"could not check this step: {error}",
@@ -54,3 +71,7 @@ def check_step(
         )
     except (Exception, RecursionError):  # a last line of defence: never a traceback
         return unchecked("could not check this step; try writing it more simply")
+
+
+def _shortened(words: str, limit: int = 40) -> str:
+    return words if len(words) <= limit else words[: limit - 1].rstrip() + "…"

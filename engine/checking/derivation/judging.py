@@ -66,6 +66,7 @@ def judge(
         value=reader.show_value(last.value),
         last_side=last.text,
         rules=ordered if not broken else (),
+        closed=reader.is_closed(last),
     )
 
 

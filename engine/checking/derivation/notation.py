@@ -32,6 +32,18 @@ _BY = "_by_"
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
 _LATEX_BEFORE = [
+    # A command starts a new token even right after a letter: `\sum_j\exp(s_j)` is Σ_j exp(s_j).
+    (re.compile(r"(?<=[A-Za-z0-9])\\(?=[A-Za-z])"), r" \\"),
+    # A vector's arrow or bold face is only its typography: `\vec{q}\cdot\vec{k}` is q·k.
+    (re.compile(r"\\(?:vec|mathbf|boldsymbol)\s*\{\s*([A-Za-z])\s*\}"), r"\1"),
+    (re.compile(r"\\vec\s+([A-Za-z])(?![A-Za-z])"), r"\1"),
+    # σ² applied to something is its variance: `σ²(q·k)`, `\sigma^2(q_a k_a)`.
+    (
+        re.compile(
+            r"(?:σ|\\sigma(?![A-Za-z])|(?<![A-Za-z])sigma)\s*(?:²|\^\s*\{?\s*2\s*\}?)\s*(?=[(\[])"
+        ),
+        "Var",
+    ),
     (re.compile(r"\^\s*\{?\s*⊤\s*\}?"), "⊤"),  # A^⊤ is Aᵀ
     (re.compile(r"\\mathbb\s*\{\s*E\s*\}|\\mathbb\s+E(?![A-Za-z])|𝔼"), "E"),
     (re.compile(r"\\mathbb\s*\{\s*V\s*\}|\\mathbb\s+V(?![A-Za-z])|𝕍"), "Var"),

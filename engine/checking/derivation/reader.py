@@ -44,6 +44,10 @@ MAX_SIDES = 6
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 _USES = re.compile(r"\(this question uses [^)]*\)")
 _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
+# A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
+# command, a subscript, a call or a name with a subscript or power.
+_WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
+_OPENERS, _CLOSERS = "([{", ")]}"
 
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).
@@ -272,6 +276,26 @@ class StepReader:
             sides.append(self.side(text, expr))
         return sides
 
+    def split_off_words(self, step: str) -> tuple[str, str] | None:
+        """`Σ_a Var(q_a k_a)  (the terms are independent)` -> the expression and the words.
+
+        A line may end with its reason or its unit in words (`by linearity`, `since E[q_a] = 0`,
+        `, so the std is √d_k`, `FLOPs`). The expression is what comes before the first word
+        that is none of the question's names (and before a bracket that word opened); None when
+        there is no such word or nothing before it.
+        """
+        known = self.symbols | {s for spellings in self.aliases.values() for s in spellings}
+        known |= set(self.assumptions.matrices)
+        for match in _WORD.finditer(step):
+            if match.group(0) in known:
+                continue
+            cut = _unclosed_opener(step[: match.start()])
+            expression = step[:cut].rstrip(" \t,;:—–(")
+            if expression.strip(" ="):
+                return expression, step[cut:].strip()
+            return None
+        return None
+
     def _is_label(self, text: str) -> bool:
         """Whether a first side only names the quantity: a word, or a derivative of a name
         the drill does not define (`∂L/∂V`, `dL/dq`), rather than an expression to check."""
@@ -476,6 +500,17 @@ class StepReader:
             or any(read_marker(n) for n in names)
             or any(self.model.component(n) for n in names)
         )
+
+
+def _unclosed_opener(text: str) -> int:
+    """Where the first bracket of `text` left open starts (the length of `text` if none is)."""
+    open_at: list[int] = []
+    for position, char in enumerate(text):
+        if char in _OPENERS:
+            open_at.append(position)
+        elif char in _CLOSERS and open_at:
+            open_at.pop()
+    return open_at[0] if open_at else len(text)
 
 
 def _tidy(text: str) -> str:

@@ -138,11 +138,22 @@ def test_right_steps_finish_the_drill_rated_good(run, store_home: Path) -> None:
 
 
 def test_a_line_that_follows_and_gets_further_skips_steps(run, store_home: Path) -> None:  # noqa: F811
-    lines = ["= Var(q·k)/d_k", "= 1", "sqrt(512)"]
+    lines = ["= Σ_a Var(q_a k_a)/d_k", "= 1", "sqrt(512)"]
     result = run("drill", "15", "var-scaled", input="\n".join(lines) + "\n")
     assert result.returncode == 0, result.stderr
-    assert "skipped: step 2" in result.stdout
+    assert "skipped: step 1" in result.stdout
     assert reviews(store_home) == [("drill-var-scaled", int(Grade.EASY))]
+
+
+def test_a_bare_final_result_is_not_a_skip(run, store_home: Path) -> None:  # noqa: F811
+    # `= 1` right after Var(q·k)/d_k leaves out the sum the step asks for: it is not step 2, and
+    # the drill asks for step 2 again; shown on the way (`= Σ_a ... = 1`) it counts for both.
+    lines = ["= Var(q·k)/d_k", "= 1", "= Σ_a Var(q_a k_a)/d_k = 1", "sqrt(512)"]
+    result = run("drill", "15", "var-scaled", input="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert "this step left out" in result.stdout
+    assert "skipped: step 2" in result.stdout
+    assert reviews(store_home) == [("drill-var-scaled", int(Grade.HARD))]
 
 
 def test_a_wrong_step_gets_the_hint_then_the_right_one_counts_as_hard(
