@@ -115,7 +115,37 @@ def _reaches(
     unfinished = _unfinished(last, target)
     if unfinished:
         return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+    if not (before is not None and _restates(before, target)) and not _same_fraction(
+        reader, target, last
+    ):
+        return False, (
+            "right value, but not the fraction this step asks for: it asks for "
+            f"{target.shown}, with that numerator and denominator"
+        )
     return True, ""
+
+
+def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
+    """Whether `last` is the fraction `target` is, when both are fractions with a symbolic
+    denominator: the same numerator up to a number (`T d_k/(4(d_k + T))` and
+    `0.25 T d_k/(d_k + T)`), not the same value reached another way (`1/(4(1/T + 1/d_k))` for
+    `d_k/(4(1 + d_k/T))`, or `2T² d_k/(8T d_k + 8T²)` left unsimplified). Not asked when the
+    reader cannot tell the step asked for from the line before (e^{-m} cancelled in
+    e^{s_i} e^{-m}/(e^{-m} Σ_j e^{s_j})): then it cannot see which fraction was asked for.
+    """
+    import sympy
+
+    try:
+        top, bottom = sympy.fraction(target.expr)
+        line_top, line_bottom = sympy.fraction(last.expr)
+        if not (bottom.free_symbols and line_bottom.free_symbols):
+            return True
+        if reader.same(reader.value_of(line_top), reader.value_of(top)):
+            return True
+        ratio = sympy.simplify(line_top / top)
+        return bool(ratio.is_number and ratio != 0)
+    except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
+        return True
 
 
 def _unfinished(last: Side, target: Side) -> set[str]:

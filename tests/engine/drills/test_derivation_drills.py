@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.drills.chain import chain_problems
+from engine.drills.chain import chain_problems, judge_at
 from engine.drills.due import due_drills
 from engine.drills.loader import load_drill_file
 from engine.drills.runner import StepResult, grade_of
@@ -52,6 +52,39 @@ def test_the_shipped_drills_cover_the_six_derivations_in_3_to_6_steps() -> None:
 @pytest.mark.parametrize("drill", shipped_drills(), ids=lambda d: d.id)
 def test_every_expected_chain_checks_step_by_step(drill) -> None:  # type: ignore[no-untyped-def]
     assert chain_problems(drill, warm_checker()) == []
+
+
+@pytest.mark.parametrize(
+    ("drill", "step", "line", "right"),
+    [
+        # the closed result the chain ends with, where the step asks for a form: not the step
+        ("mean-var-dot", 1, "0", False),
+        ("mean-var-dot", 1, "E[q·k] = 0", False),
+        ("mean-var-dot", 2, "0", False),
+        ("mean-var-dot", 4, "Var(q·k) = d_k", False),  # a step checked by value, then follows
+        ("var-scaled", 1, "1", False),
+        ("softmax-jacobian", 1, "p_i (δ_ij - p_j)", False),
+        # ... shown on the way, or going further in a form, it counts
+        ("mean-var-dot", 1, "Σ_a E[q_a k_a] = 0", True),
+        ("mean-var-dot", 1, "Σ_a E[q_a] E[k_a]", True),
+        ("mean-var-dot", 4, "Var(q·k) = Σ_a Var(q_a k_a) = d_k", True),
+        ("var-scaled", 1, "Var(q·k/√d_k) = Var(q·k)/d_k = d_k/d_k = 1", True),
+        ("softmax-jacobian", 1, "p_i δ_ij - p_i p_j", True),  # one step further, not the end
+        ("softmax-jacobian", 2, "p_i (δ_ij - p_j)", True),  # the step asks for no Σ, E or Var
+        ("mean-var-dot", 3, "0", True),  # the step that asks for the closed result
+    ],
+)
+def test_a_bare_final_result_does_not_stand_for_the_step_it_skips(
+    drill: str, step: int, line: str, right: bool
+) -> None:
+    drills = {d.id: d for d in shipped_drills()}
+    judgement = judge_at(warm_checker(), drills[drill], step - 1, line)
+    assert judgement.verdict.correct is right, judgement.verdict.message
+    if not right:
+        assert judgement.verdict.readable and "this step left out" in judgement.verdict.message
+    # `attnquiz check --step` (no skipping) gives the same verdict
+    alone = judge_at(warm_checker(), drills[drill], step - 1, line, skip_ahead=False)
+    assert alone.verdict.correct is right
 
 
 # Lint passes the shipped drills: tests/engine/bank/test_lint.py lints drills/ once, with the
