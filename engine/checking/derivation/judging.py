@@ -20,6 +20,13 @@ from engine.checking.derivation.messages import (
 )
 from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
+from engine.checking.derivation.substitution import misplaced_values
+
+MISPLACED = (
+    "the value is right, but not how you got it: each E, Var or Σ you replace by a number "
+    "must become its own value, with the same operations (×, −, /) around it as in the line "
+    "before"
+)
 
 
 def judge(
@@ -38,7 +45,9 @@ def judge(
     rules: set[str] = set()
     for position, (left, right) in enumerate(itertools.pairwise(chain)):
         from_previous = before is not None and position == 0
-        if reader.follows(left.value, right.value):
+        follows = reader.follows(left.value, right.value)
+        misplaced = follows and misplaced_values(reader, left.text, right.text)
+        if follows and not misplaced:
             rules |= _rules_of_link(left, right)
             continue
         broken.append(
@@ -50,7 +59,9 @@ def judge(
                 from_previous_line=from_previous,
             )
         )
-        message = message or explain(reader, left, right, from_previous, known)
+        message = message or (
+            MISPLACED if misplaced else explain(reader, left, right, from_previous, known)
+        )
     last = sides[-1]
     reaches, not_there = _reaches(reader, before, last, target, known)
     if not broken:
@@ -115,9 +126,7 @@ def _reaches(
     unfinished = _unfinished(last, target)
     if unfinished:
         return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
-    if not (before is not None and _restates(before, target)) and not _same_fraction(
-        reader, target, last
-    ):
+    if not _same_fraction(reader, target, last):
         return False, (
             "right value, but not the fraction this step asks for: it asks for "
             f"{target.shown}, with that numerator and denominator"
@@ -129,23 +138,38 @@ def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
     """Whether `last` is the fraction `target` is, when both are fractions with a symbolic
     denominator: the same numerator up to a number (`T d_k/(4(d_k + T))` and
     `0.25 T d_k/(d_k + T)`), not the same value reached another way (`1/(4(1/T + 1/d_k))` for
-    `d_k/(4(1 + d_k/T))`, or `2T² d_k/(8T d_k + 8T²)` left unsimplified). Not asked when the
-    reader cannot tell the step asked for from the line before (e^{-m} cancelled in
-    e^{s_i} e^{-m}/(e^{-m} Σ_j e^{s_j})): then it cannot see which fraction was asked for.
+    `d_k/(4(1 + d_k/T))`, `2T² d_k/(8T d_k + 8T²)` left unsimplified, or top and bottom
+    multiplied by e^m where the step asks for e^{-m}). A factor in names the asked fraction
+    does not use is not about its form (e^{s_i - m}/Σ_j e^{s_j - m} where only the value of
+    e^{s_i}/Σ_j e^{s_j} is asked for). Both are read as written where SymPy
+    can (`_as_written`): its own simplification would cancel the e^{-m} the step is about.
     """
     import sympy
 
     try:
-        top, bottom = sympy.fraction(target.expr)
-        line_top, line_bottom = sympy.fraction(last.expr)
+        written, line = _as_written(reader, target), _as_written(reader, last)
+        top, bottom = sympy.fraction(written, exact=True)
+        line_top, line_bottom = sympy.fraction(line, exact=True)
         if not (bottom.free_symbols and line_bottom.free_symbols):
             return True
-        if reader.same(reader.value_of(line_top), reader.value_of(top)):
-            return True
+        top, line_top = top.doit(), line_top.doit()
         ratio = sympy.simplify(line_top / top)
-        return bool(ratio.is_number and ratio != 0)
+        if ratio != 0 and not ratio.free_symbols & written.free_symbols:
+            return True  # scaled by a number, or by what the asked fraction does not use
+        return reader.same(reader.value_of(line_top), reader.value_of(top))
     except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
         return True
+
+
+def _as_written(reader: StepReader, side: Side) -> Any:
+    """A side read without SymPy's simplification where SymPy can build it so, else as read."""
+    import sympy
+
+    try:
+        with sympy.evaluate(False):
+            return reader.read(side.text)
+    except (Exception, RecursionError):
+        return side.expr
 
 
 def _unfinished(last: Side, target: Side) -> set[str]:

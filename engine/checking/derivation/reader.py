@@ -155,6 +155,10 @@ class StepReader:
         symbols |= set(self.aliases)
         return {s for s in symbols if s}
 
+    def names_in(self, text: str) -> set[str]:
+        """The declared and defined names `text` uses (what an author's line may name)."""
+        return self._names_in(text)
+
     def _names_in(self, text: str) -> set[str]:
         try:
             rewritten = self._rewrite(text)
@@ -209,6 +213,15 @@ class StepReader:
 
     def read(self, text: str, *, extra: set[str] | None = None) -> Any:
         """Read one side into SymPy, or raise AnswerError saying why not."""
+        tree, vocabulary = self.tree(text, extra=extra)
+        expr = build(tree, vocabulary)
+        if isinstance(expr, tuple):
+            raise AnswerError("could not read this: type one expression")
+        return expr
+
+    def tree(self, text: str, *, extra: set[str] | None = None) -> tuple[Any, Vocabulary]:
+        """One side as its checked syntax tree (as written, nothing simplified), with the
+        vocabulary that builds it or any part of it; AnswerError when it cannot be read."""
         if found := _MARKER_NAME.search(text):
             raise AnswerError(f"could not read this: `{found.group(0)}` is not a known name")
         rewritten = self._rewrite(text)
@@ -229,10 +242,7 @@ class StepReader:
             raise AnswerError(_without_markers(message)) from None
         except (Exception, RecursionError):
             raise AnswerError("could not read this: it is not an expression") from None
-        expr = build(tree, vocabulary)
-        if isinstance(expr, tuple):
-            raise AnswerError("could not read this: type one expression")
-        return expr
+        return tree, vocabulary
 
     def side(self, text: str, expr: Any, misconceptions: Misconceptions | None = None) -> Side:
         lowering = Lowering(self.model, misconceptions, self.definitions)

@@ -134,3 +134,57 @@ def test_the_same_value_as_another_fraction_is_not_the_step(line: str) -> None:
 def test_a_fraction_is_judged_by_its_numerator_and_denominator(line: str, right: bool) -> None:
     verdict = check_step(None, line, expected="T d_k / (4 (d_k + T))", assumptions=ROOFLINE)
     assert verdict.correct is right, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("line", "right"),
+    [
+        ("e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})", True),
+        ("(e^{-m} e^{s_i})/(e^{-m} Σ_k e^{s_k})", True),
+        ("e^{s_i - m}/Σ_j e^{s_j - m}", True),  # both steps in one line
+        ("e^{s_i} e^{m} / (e^{m} Σ_j e^{s_j})", False),  # e^m, not the e^{-m} asked for
+        ("2e^{s_i}/(2Σ_j e^{s_j})", False),  # equal, but not multiplied by e^{-m}
+    ],
+)
+def test_the_factor_a_step_multiplies_by_is_the_one_it_asks_for(line: str, right: bool) -> None:
+    verdict = check_step(
+        "e^{s_i} / Σ_j e^{s_j}",
+        line,
+        expected="e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})",
+        assumptions=SOFTMAX,
+    )
+    assert verdict.correct is right, verdict.message
+
+
+# --- numbers put in for E, Var and Σ -------------------------------------------------------
+
+MEAN = "Σ_a E[q_a] E[k_a]"
+VARIANCE = "Σ_a (E[q_a^2] E[k_a^2] - E[q_a]^2 E[k_a]^2)"
+SCALED = "Σ_a Var(q_a k_a) / d_k"
+
+
+@pytest.mark.parametrize(
+    ("previous", "line", "right"),
+    [
+        (MEAN, "Σ_a 0·0 = 0", True),
+        (MEAN, "Σ_i 0 · 0 = 0", True),  # another index letter
+        (MEAN, "Σ_a 0 = 0", True),  # the product's value in one go
+        (MEAN, "Σ_a 1 · 0 = 0", False),  # E[q_a] is 0, not 1
+        (MEAN, "Σ_a (0 + 0) = 0", False),  # the product became a sum
+        (VARIANCE, "Σ_a (1·1 − 0·0) = d_k", True),
+        (VARIANCE, "\\sum_{a=1}^{d_k} (1 \\cdot 1 - 0^2 \\cdot 0^2) = d_k", True),
+        (VARIANCE, "Σ_a (1 − 0) = d_k", True),
+        (VARIANCE, "Σ_a (-0·0 + 1·1) = d_k", True),  # the minus kept, moved to the front
+        (VARIANCE, "Σ_a (1·1 + 0·0) = d_k", False),  # the minus became a plus
+        (SCALED, "d_k/d_k = 1", True),
+        (SCALED, "Σ_a 1/d_k = 1", True),
+        (SCALED, "d_k^2/d_k^2 = 1", False),  # the sum is d_k and the denominator d_k
+        (SCALED, "√d_k/√d_k = 1", False),
+    ],
+)
+def test_values_put_in_must_be_their_own(previous: str, line: str, right: bool) -> None:
+    verdict = check_step(previous, line, assumptions=SCORES)
+    assert verdict.readable
+    assert verdict.correct is right, verdict.message
+    if not right:
+        assert "not how you got it" in verdict.message

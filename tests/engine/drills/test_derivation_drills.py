@@ -247,7 +247,9 @@ def test_solving_for_d_k_and_matrix_steps_are_checked(run, store_home: Path) -> 
 
 
 def test_a_self_rated_step_reads_a_rating(run, store_home: Path) -> None:  # noqa: F811
-    lines = ["= p_i (δ_ij - p_j)", "again"]
+    # step 1 shown, steps 2 and 3 in one line, then the self-rated step 4
+    quotient = "= (δ_ij e^{s_i} Σ_k e^{s_k} - e^{s_i} e^{s_j}) / (Σ_k e^{s_k})^2"
+    lines = [quotient, "= p_i (δ_ij - p_j)", "again"]
     result = run("drill", "15", "softmax-jacobian", input="\n".join(lines) + "\n")
     assert "expected: Every entry is near 0" in result.stdout
     assert reviews(store_home) == [("drill-softmax-jacobian", int(Grade.AGAIN))]
