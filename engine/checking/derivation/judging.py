@@ -64,6 +64,10 @@ def judge(
         )
     last = sides[-1]
     reaches, not_there = _reaches(reader, before, last, target, known)
+    if not reaches and before is not None and len(sides) > 1 and _restates(before, last):
+        # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
+        # it came from, stating the identity; the step is the side before the return.
+        reaches = any(_reaches(reader, before, side, target, known)[0] for side in sides[:-1])
     if not broken:
         message = not_there if not reaches else correct_message(reader, rules)
     ordered = tuple(rule for rule in NOTES if rule in rules)

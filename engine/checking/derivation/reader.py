@@ -48,6 +48,8 @@ _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
 # command, a subscript, a call or a name with a subscript or power.
 _WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
 _OPENERS, _CLOSERS = "([{", ")]}"
+# An exact value followed by its rounding: `√512 ≈ 22.63`, `\sqrt{512} \approx 22.6`.
+_ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)\s*", re.DOTALL)
 
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).
@@ -305,6 +307,15 @@ class StepReader:
                 return expression, step[cut:].strip()
             return None
         return None
+
+    @staticmethod
+    def split_off_rounding(step: str) -> tuple[str, str] | None:
+        """`√512 ≈ 22.63` -> (`√512`, `≈ 22.63`): a rounded value after the exact one; None
+        when the line does not end so."""
+        found = _ROUNDED.fullmatch(step)
+        if found is None or not found.group(1).strip(" ="):
+            return None
+        return found.group(1), "≈ " + found.group(2)
 
     def _is_label(self, text: str) -> bool:
         """Whether a first side only names the quantity: a word, or a derivative of a name

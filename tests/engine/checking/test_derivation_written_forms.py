@@ -188,3 +188,37 @@ def test_values_put_in_must_be_their_own(previous: str, line: str, right: bool) 
     assert verdict.correct is right, verdict.message
     if not right:
         assert "not how you got it" in verdict.message
+
+
+# --- a rounded value after the exact one -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "right"),
+    [
+        ("√512 ≈ 22.63", True),
+        ("\\sqrt{512} = 16\\sqrt{2} \\approx 22.6", True),
+        ("√512 ≈ 22.5", False),  # the rounding does not hold
+        ("√256 ≈ 16.0", False),  # it holds, but √256 is not the answer
+    ],
+)
+def test_a_rounded_value_after_the_exact_one_must_hold(line: str, right: bool) -> None:
+    verdict = check_step(None, line, expected="sqrt(512)", assumptions=SCORES)
+    assert verdict.readable
+    assert verdict.correct is right, verdict.message
+    if line.endswith("22.5"):
+        assert "does not hold" in verdict.message
+
+
+def test_a_rounding_of_something_that_is_not_a_number_stays_unreadable() -> None:
+    assert not check_step(None, "d_k ≈ 3", expected="d_k", assumptions=SCORES).readable
+
+
+def test_the_step_then_back_to_the_line_it_came_from_states_the_identity() -> None:
+    start = "e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})"
+    expected = "e^{s_i - m} / Σ_j e^{s_j - m}"
+    right = "e^{s_i−m}/Σ_j e^{s_j−m} = e^{s_i}/Σ_j e^{s_j}"
+    assert check_step(start, right, expected=expected, assumptions=SOFTMAX).correct
+    # ... but going back without the step in between is still no step
+    back = "e^{s_i} e^{-m}/(e^{-m} Σ_j e^{s_j}) = e^{s_i}/Σ_j e^{s_j}"
+    assert not check_step(start, back, expected=expected, assumptions=SOFTMAX).correct
