@@ -145,8 +145,10 @@ def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
     `d_k/(4(1 + d_k/T))`, `2T² d_k/(8T d_k + 8T²)` left unsimplified, or top and bottom
     multiplied by e^m where the step asks for e^{-m}). A factor in names the asked fraction
     does not use is not about its form (e^{s_i - m}/Σ_j e^{s_j - m} where only the value of
-    e^{s_i}/Σ_j e^{s_j} is asked for). Both are read as written where SymPy
-    can (`_as_written`): its own simplification would cancel the e^{-m} the step is about.
+    e^{s_i}/Σ_j e^{s_j} is asked for). A denominator asked for as a sum is a sum, not a
+    factor times a sum (e^{-m} Σ_j e^{s_j} for Σ_j e^{s_j - m}). Both are read as written
+    where SymPy can (`_as_written`): its own simplification would cancel the e^{-m} the step
+    is about.
     """
     import sympy
 
@@ -156,6 +158,8 @@ def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
         line_top, line_bottom = sympy.fraction(line, exact=True)
         if not (bottom.free_symbols and line_bottom.free_symbols):
             return True
+        if _is_sum(bottom) and not _is_sum(line_bottom):
+            return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
         top, line_top = top.doit(), line_top.doit()
         ratio = sympy.simplify(line_top / top)
         if ratio != 0 and not ratio.free_symbols & written.free_symbols:
@@ -163,6 +167,12 @@ def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
         return reader.same(reader.value_of(line_top), reader.value_of(top))
     except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
         return True
+
+
+def _is_sum(expr: Any) -> bool:
+    import sympy
+
+    return isinstance(expr, sympy.Function) and str(expr.func) == "sum"
 
 
 def _as_written(reader: StepReader, side: Side) -> Any:

@@ -222,3 +222,16 @@ def test_the_step_then_back_to_the_line_it_came_from_states_the_identity() -> No
     # ... but going back without the step in between is still no step
     back = "e^{s_i} e^{-m}/(e^{-m} Σ_j e^{s_j}) = e^{s_i}/Σ_j e^{s_j}"
     assert not check_step(start, back, expected=expected, assumptions=SOFTMAX).correct
+
+
+def test_a_factor_asked_into_a_sum_must_be_moved_in() -> None:
+    start = "e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})"
+    expected = "e^{s_i - m} / Σ_j e^{s_j - m}"
+    outside = check_step(
+        start, "e^{s_i-m}/(e^{-m}Σ_j e^{s_j})", expected=expected, assumptions=SOFTMAX
+    )
+    assert outside.valid and not outside.correct
+    inside = check_step(
+        start, "e^{s_i-m}/Σ_j (e^{s_j} e^{-m})", expected=expected, assumptions=SOFTMAX
+    )
+    assert inside.correct, inside.message
