@@ -124,6 +124,7 @@ def rewrite_derivation(
     return _mark_sums(text, set(indices))
 
 
+_MAX_TERM, _MAX_PLACES = 200, 6
 _ELLIPSIS = re.compile(r"\+\s*\.\.\.\s*\+")
 # A subscript that is one of the numbers 1, 2 or the last index of a written-out sum.
 _SUBSCRIPT_TEXT = (
@@ -153,6 +154,8 @@ def _written_out_sums(text: str, sizes: Mapping[str, str], rename: Mapping[str, 
         template, other = _template(first, "1"), _template(second, "2")
         if template is None or other is None or template.split() != other.split():
             return text
+        if len(template) > _MAX_TERM or template.count("\x00") > _MAX_PLACES:
+            return text  # a term this long is no written-out sum a learner types
         bound = _bound(template, last)
         index = next(
             (
