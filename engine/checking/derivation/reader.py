@@ -48,6 +48,69 @@ _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
 # command, a subscript, a call or a name with a subscript or power.
 _WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
 _OPENERS, _CLOSERS = "([{", ")]}"
+# Words that are no prose: letters spelled out (`lambda`, `sigma`) and Python's own words, which
+# mark a line as code, not as an expression with its reason.
+_NOT_PROSE = frozenset(
+    [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "iota",
+        "kappa",
+        "lambda",
+        "lamda",
+        "mu",
+        "nu",
+        "xi",
+        "omicron",
+        "pi",
+        "rho",
+        "sigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "chi",
+        "psi",
+        "omega",
+        "Delta",
+        "Sigma",
+        "Gamma",
+        "Lambda",
+        "Omega",
+        "Phi",
+        "Psi",
+        "Theta",
+        "Pi",
+        "def",
+        "class",
+        "import",
+        "return",
+        "yield",
+        "async",
+        "await",
+        "nonlocal",
+        "global",
+        "del",
+        "pass",
+        "elif",
+        "assert",
+        "raise",
+        "except",
+        "finally",
+        "None",
+        "True",
+        "False",
+        "print",
+        "exec",
+        "eval",
+        "open",
+    ]
+)
 # An exact value followed by its rounding: `√512 ≈ 22.63`, `\sqrt{512} \approx 22.6`.
 _ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)\s*", re.DOTALL)
 
@@ -292,21 +355,32 @@ class StepReader:
         """`Σ_a Var(q_a k_a)  (the terms are independent)` -> the expression and the words.
 
         A line may end with its reason or its unit in words (`by linearity`, `since E[q_a] = 0`,
-        `, so the std is √d_k`, `FLOPs`). The expression is what comes before the first word
-        that is none of the question's names (and before a bracket that word opened); None when
-        there is no such word or nothing before it.
+        `, so the std is √d_k`, `FLOPs`), or open with them (`by independence: ...`, `so ...`).
+        The expression is what follows the opening words and comes before the next word that
+        is none of the question's names (and before a bracket that word opened); None when
+        there are no such words or no expression between them.
         """
         known = self.symbols | {s for spellings in self.aliases.values() for s in spellings}
-        known |= set(self.assumptions.matrices)
-        for match in _WORD.finditer(step):
+        known |= set(self.assumptions.matrices) | _NOT_PROSE
+        if any(word.group(0) in _NOT_PROSE for word in _WORD.finditer(step)):
+            return None  # code, or a letter the reader does not know here: not prose
+        start = 0
+        while (opening := _WORD.match(step, _skip_separators(step, start))) and (
+            opening.group(0) not in known
+        ):
+            start = _skip_separators(step, opening.end())
+        words = [step[:start].strip(" \t,;:")] if start else []
+        rest = step[start:]
+        for match in _WORD.finditer(rest):
             if match.group(0) in known:
                 continue
-            cut = _unclosed_opener(step[: match.start()])
-            expression = step[:cut].rstrip(" \t,;:—–(")
-            if expression.strip(" ="):
-                return expression, step[cut:].strip()
+            cut = _unclosed_opener(rest[: match.start()])
+            words.append(rest[cut:].strip())
+            rest = rest[:cut].rstrip(" \t,;:—–(")
+            break
+        if not words or not rest.strip(" ="):
             return None
-        return None
+        return rest, " … ".join(words)
 
     @staticmethod
     def split_off_rounding(step: str) -> tuple[str, str] | None:
@@ -521,6 +595,13 @@ class StepReader:
             or any(read_marker(n) for n in names)
             or any(self.model.component(n) for n in names)
         )
+
+
+def _skip_separators(text: str, position: int) -> int:
+    """Where the next word or expression starts after `position`: past spaces and `,;:`."""
+    while position < len(text) and text[position] in " \t,;:":
+        position += 1
+    return position
 
 
 def _unclosed_opener(text: str) -> int:

@@ -24,6 +24,8 @@ ROOFLINE = Assumptions(symbols=("T",), positive=("T",), aliases={"d_k": ("d", "d
         "Σ_a E[q_a k_a]  by linearity of expectation",
         "Σ_a E[q_a k_a]   (the terms are independent)",
         "Σ_a E[q_a k_a], since E is linear",
+        "by linearity: Σ_a E[q_a k_a]",
+        "so Σ_a E[q_a k_a] (E is linear)",
     ],
 )
 def test_words_after_a_right_line_are_its_reason_and_are_not_checked(line: str) -> None:
