@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
+from engine.checking.equivalence.vector import split_outside_brackets
 from engine.checking.reading.safe_ast import check_size
 from engine.checking.reading.typography import to_ascii
 from engine.errors import AnswerError
@@ -146,8 +147,8 @@ def _written_out_sums(text: str, sizes: Mapping[str, str], rename: Mapping[str, 
             return text
         start = _group_edge(text, match.start(), -1)
         end = _group_edge(text, match.end(), 1)
-        before = _top_level_terms(text[start : match.start()])
-        after = _top_level_terms(text[match.end() : end])
+        before = split_outside_brackets(text[start : match.start()], "+")
+        after = split_outside_brackets(text[match.end() : end], "+")
         if len(before) < 2 or not after:
             return text
         first, second, last = before[-2], before[-1], after[0]
@@ -223,21 +224,6 @@ def _group_edge(text: str, position: int, step: int) -> int:
 
 
 _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
-
-
-def _top_level_terms(text: str) -> list[str]:
-    """`a + (b + c) + d` -> [`a`, `(b + c)`, `d`]: the terms joined by `+` outside brackets."""
-    terms, depth, start = [], 0, 0
-    for position, char in enumerate(text):
-        if char in _OPEN_BRACKETS:
-            depth += 1
-        elif char in _CLOSE_BRACKETS:
-            depth -= 1
-        elif char == "+" and depth == 0:
-            terms.append(text[start:position])
-            start = position + 1
-    terms.append(text[start:])
-    return terms
 
 
 def _square_brackets_to_calls(text: str) -> str:

@@ -63,23 +63,29 @@ def test_sigma_squared_of_something_is_its_variance() -> None:
     assert not check_step(None, "σ²(q·k) = d_k^2", expected="d_k", assumptions=SCORES).correct
 
 
-def test_a_vector_arrow_is_only_typography() -> None:
-    verdict = check_step(
-        "E[q·k]",
-        "\\mathbb{E}[\\vec{q}\\cdot\\vec{k}] = \\sum_{i=1}^{d_k} \\mathbb{E}[q_i k_i]",
-        expected="Σ_a E[q_a k_a]",
-        assumptions=SCORES,
-    )
-    assert verdict.correct, verdict.message
-
-
-def test_a_latex_command_right_after_a_subscript_starts_a_new_name() -> None:
-    verdict = check_step(
-        "e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})",
-        "\\frac{\\exp(s_i-m)}{\\sum_j\\exp(s_j-m)}",
-        expected="e^{s_i - m} / Σ_j e^{s_j - m}",
-        assumptions=SOFTMAX,
-    )
+@pytest.mark.parametrize(
+    ("previous", "line", "expected", "assumptions"),
+    [
+        # a vector's arrow is only typography
+        (
+            "E[q·k]",
+            "\\mathbb{E}[\\vec{q}\\cdot\\vec{k}] = \\sum_{i=1}^{d_k} \\mathbb{E}[q_i k_i]",
+            "Σ_a E[q_a k_a]",
+            SCORES,
+        ),
+        # a LaTeX command right after a subscript starts a new name
+        (
+            "e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})",
+            "\\frac{\\exp(s_i-m)}{\\sum_j\\exp(s_j-m)}",
+            "e^{s_i - m} / Σ_j e^{s_j - m}",
+            SOFTMAX,
+        ),
+    ],
+)
+def test_latex_as_the_source_pages_write_it(
+    previous: str, line: str, expected: str, assumptions: Assumptions
+) -> None:
+    verdict = check_step(previous, line, expected=expected, assumptions=assumptions)
     assert verdict.correct, verdict.message
 
 
