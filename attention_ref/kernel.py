@@ -18,7 +18,10 @@ Speed: per tile the work is two matrix products and block_q×block_k exponential
   a transposed copy of the query tile made once per query tile; then each key row of S^T is a
   row of vectors across queries, so the softmax's per-query max, sum and rescale are plain
   element-wise vector loops. P·V reads its left operand straight out of S^T (a stride-1 run of
-  6 queries per key) and V's rows as they are.
+  6 queries per key) and V's rows as they are. With no mask, and under a causal mask on tiles
+  that every query of the tile sees whole, each query's running maximum is raised as the score
+  blocks leave the registers (`_product_set_max`), which spares a pass over the score tile
+  (2% of the time at T = 2048 on one thread).
 - Scores are kept in base 2: the scale is log2(e)/sqrt(d_k) (and masks are multiplied by
   log2(e)), so exp becomes 2^x: round x to k, a polynomial for 2^(x-k) (Chebyshev-fitted degree
   6 for float32, degree 13 for float64) and k added to its exponent bits. No Cody-Waite split,
@@ -174,9 +177,12 @@ def _emit_block_product(
     depth: Any,
     bits: int,
     accumulate: bool,
+    max_ptr: Any = None,
+    max_rows: Any = None,
 ) -> None:
     """The LLVM IR of one block product: a loop over p of _ROWS × _VECTORS fused multiply-adds
-    (a broadcast A[i, p] times the vector B[p, j·lanes : (j+1)·lanes]), then one store."""
+    (a broadcast A[i, p] times the vector B[p, j·lanes : (j+1)·lanes]), then one store. With
+    `max_ptr`, also M[j] = max(M[j], C[i, j] for i < max_rows) on the NR values at max_ptr."""
     lanes = _VECTOR_BYTES * 8 // bits
     i64 = ir.IntType(64)
     vec = ir.VectorType(a_ptr.type.pointee, lanes)
@@ -234,10 +240,70 @@ def _emit_block_product(
             if accumulate:
                 total = builder.fadd(builder.load(target, align=1), total)
             builder.store(total, target, align=1)
+    if max_ptr is not None:
+        for j in range(_VECTORS):
+            target = vector_at(max_ptr, j * lanes)
+            running = builder.load(target, align=1)
+            for i in range(_ROWS):
+                counted = builder.icmp_signed("<", ir.Constant(i64, i), max_rows)
+                candidate = builder.select(counted, totals[i][j], running)
+                larger = builder.fcmp_ordered(">", candidate, running)
+                running = builder.select(larger, candidate, running)
+            builder.store(running, target, align=1)
 
 
 _product_set: Any = _block_product(accumulate=False)
 _product_add: Any = _block_product(accumulate=True)
+
+
+def _product_set_max_typing(
+    typingctx: Any,
+    a: Any,
+    a_start: Any,
+    a_row_step: Any,
+    a_depth_step: Any,
+    b: Any,
+    b_start: Any,
+    b_row_step: Any,
+    c: Any,
+    c_start: Any,
+    c_row_step: Any,
+    depth: Any,
+    m: Any,
+    m_start: Any,
+    rows: Any,
+) -> Any:
+    """_product_set, and while the block is still in registers m[m_start + j] = max(itself,
+    C[i, j] for i < rows): the running maximum of each score column without another pass."""
+    if not all(isinstance(x, types.Array) for x in (a, b, c, m)) or not (
+        a.dtype == b.dtype == c.dtype == m.dtype and c.dtype in (types.float32, types.float64)
+    ):
+        return None
+    signature = types.void(
+        a, a_start, a_row_step, a_depth_step, b, b_start, b_row_step, c, c_start, c_row_step,
+        depth, m, m_start, rows,
+    )  # fmt: skip
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ints = [
+            None if n in (0, 4, 7, 11) else context.cast(builder, v, t, types.int64)
+            for n, (v, t) in enumerate(zip(args, sig.args, strict=True))
+        ]
+        a_ptr, b_ptr, c_ptr, m_ptr = (
+            builder.gep(context.make_array(sig.args[n])(context, builder, args[n]).data,
+                        [ints[n + 1]])
+            for n in (0, 4, 7, 11)
+        )  # fmt: skip
+        _emit_block_product(
+            builder, a_ptr, ints[2], ints[3], b_ptr, ints[6], c_ptr, ints[9], ints[10],
+            c.dtype.bitwidth, False, m_ptr, ints[13],
+        )  # fmt: skip
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+_product_set_max: Any = intrinsic(_product_set_max_typing)
 
 
 def _same_bits_typing(typingctx: Any, value: Any) -> Any:
@@ -456,27 +522,34 @@ def _attend_query_tile(
         if seen <= 0:
             continue
 
+        for c in range(columns):
+            factor[0, c] = col_max[c]
+        # With no mask and every key of the tile seen by every query of it, the column maxima
+        # are taken as the score blocks leave the registers, not in a pass of their own.
+        max_in_product = not has_mask and (not causal or k0 + seen - 1 <= q0 + offset)
+
         # S^T = K_tile (scale · Q_tile)^T, panel by panel of nr queries.
         for qp in range(0, columns, nr):
             reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
             for kb in range(0, reach, _ROWS):
-                if k0 + kb + _ROWS <= t_k:
-                    _product_set(
-                        k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1],
-                        scores, kb * width_s + qp, width_s, d_k,
-                    )  # fmt: skip
-                else:
+                keys, key_start = k, (k0 + kb) * d_k
+                if k0 + kb + _ROWS > t_k:  # the last rows of K: a zero-padded copy
                     spare_k[:, :] = 0.0
                     spare_k[: t_k - k0 - kb] = k[k0 + kb : t_k]
+                    keys, key_start = spare_k, 0
+                if max_in_product:
+                    _product_set_max(
+                        keys, key_start, d_k, 1, q_t, qp, q_t.shape[1],
+                        scores, kb * width_s + qp, width_s, d_k, col_max, qp, seen - kb,
+                    )  # fmt: skip
+                else:
                     _product_set(
-                        spare_k, 0, d_k, 1, q_t, qp, q_t.shape[1],
+                        keys, key_start, d_k, 1, q_t, qp, q_t.shape[1],
                         scores, kb * width_s + qp, width_s, d_k,
                     )  # fmt: skip
 
         # Online softmax, one key row of S^T at a time, in vectors across the queries.
-        for c in range(columns):
-            factor[0, c] = col_max[c]
-        for j in range(seen):
+        for j in range(0 if max_in_product else seen):
             line = scores[j]
             if has_mask:
                 key = (k0 + j) * col_step

@@ -23,6 +23,7 @@ from attention_ref.kernel import (
     _exp2_rows,
     _product_add,
     _product_set,
+    _product_set_max,
     _task_rows,
     _task_tile,
     _vector_bytes,
@@ -134,6 +135,37 @@ def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
     untouched = np.ones(c_store.shape, dtype=bool)
     untouched[block] = False
     assert np.array_equal(c_store[untouched], before[untouched])
+
+
+@numba.njit
+def set_product_max(a, b, c, c0, c_row, m, m0, rows):  # type: ignore[no-untyped-def]
+    _product_set_max(a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows", [0, 1, 4, _ROWS])
+def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_rows(
+    dtype: Any, rows: int
+) -> None:
+    """S^T's columns maxima taken as the block leaves the registers: only rows < `rows` count
+    (the rest are keys past the tile), and a column keeps its old maximum when that is larger."""
+    rng = np.random.default_rng(rows)
+    nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
+    a = rng.standard_normal((_ROWS, 5)).astype(dtype)
+    b = rng.standard_normal((5, nr)).astype(dtype)
+    c = np.zeros((_ROWS, nr + 2), dtype=dtype)
+    m = rng.standard_normal(nr + 3).astype(dtype)
+    m[1:7] = -np.inf  # columns that have seen nothing yet
+    m[7] = 1e9  # a column whose running maximum no score here reaches
+    before = m.copy()
+    set_product_max(a, b, c, 1, nr + 2, m, 1, rows)
+    product = a @ b
+    np.testing.assert_allclose(c[:, 1 : 1 + nr], product, rtol=1e-5)
+    expected = before.copy()
+    if rows:
+        expected[1 : 1 + nr] = np.maximum(before[1 : 1 + nr], c[:rows, 1 : 1 + nr].max(axis=0))
+    assert np.array_equal(m, expected)
+    assert m[7] == 1e9
 
 
 @numba.njit(parallel=True)
