@@ -65,8 +65,10 @@ def verify_before_writing(path: Path) -> None:
     # -wal and -shm files a WAL reader would. With a log, a read-only reader uses it as it is.
     live = Path(f"{path}-wal").exists()
     options = "mode=ro" if live else "mode=ro&immutable=1"
+    # A file URI names an absolute path; `--data-dir mine` is relative to the current folder.
+    uri = path.absolute().as_uri()
     try:
-        db = sqlite3.connect(f"{path.as_uri()}?{options}", uri=True, isolation_level=None)
+        db = sqlite3.connect(f"{uri}?{options}", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         raise describe_failure(path, exc) from exc
     try:

@@ -135,6 +135,22 @@ def test_an_impossible_review_time_is_reported_too(store_home: Path, capsys) -> 
     )
 
 
+@pytest.mark.parametrize("how", ["--data-dir", "ATTNQUIZ_HOME"])
+def test_a_store_in_a_relative_folder_opens_again_on_the_next_run(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # The second run finds the store that the first one made, and checks it read-only first.
+    monkeypatch.chdir(tmp_path)
+    fill(tmp_path / "mine", 2)
+    if how == "ATTNQUIZ_HOME":
+        monkeypatch.setenv("ATTNQUIZ_HOME", "mine")
+        args = ["stats", "15", "--json"]
+    else:
+        args = ["stats", "15", "--json", "--data-dir", "mine"]
+    for _ in range(2):
+        assert main(args) == 0, capsys.readouterr().err
+
+
 # -- backups and a log cut short -----------------------------------------------------------------
 def test_a_copy_is_made_before_a_store_with_new_answers_is_opened_again(tmp_path: Path) -> None:
     path = fill(tmp_path, 3)
