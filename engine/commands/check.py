@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 from engine.checking.worker.bounded import Checker
 from engine.commands.frame import checker_for
 from engine.errors import AnswerError, UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.ui.json_output import print_json
 from engine.verdict import Verdict
 
 
@@ -23,6 +22,9 @@ def run_check(
     *,
     checker: Checker | None = None,
 ) -> int:
+    from engine.ui.script_line import as_typed
+
+    answer = as_typed(answer)
     # The checker imports SymPy in its own process while this one loads the bank.
     with checker_for(checker) as running:
         if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
@@ -58,12 +60,7 @@ def _check(
     except AnswerError as exc:
         verdict = Verdict(correct=False, valid=False, feedback=str(exc))
     if as_json:
-        text = json.dumps(verdict.to_json(item_id), ensure_ascii=False)
-        try:
-            text.encode(sys.stdout.encoding or "utf-8")
-        except UnicodeEncodeError:  # a broken character echoed back: escape it, print the JSON
-            text = json.dumps(verdict.to_json(item_id), ensure_ascii=True)
-        print(text)
+        print_json(verdict.to_json(item_id))
     else:
         from engine.ui.describe import shown_answer, verdict_line
         from engine.ui.literal import plain

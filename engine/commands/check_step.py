@@ -8,12 +8,12 @@ not a step. Nothing is stored and the schedule is not touched.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from engine.checking.worker.bounded import Checker
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.ui.json_output import print_json
 
 
 def run_check_step(
@@ -44,7 +44,7 @@ def run_check_step(
         raise UsageError(f"step {number} of {drill_id!r} is self-rated: there is no line to check")
     verdict = judge_at(checker, drill, number - 1, answer, skip_ahead=False).verdict.to_verdict()
     if as_json:
-        print(json.dumps({**verdict.to_json(drill_id), "step": number}, ensure_ascii=False))
+        print_json({**verdict.to_json(drill_id), "step": number})
     else:
         from engine.ui.describe import verdict_line
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.ui.json_output import print_json
 
 if TYPE_CHECKING:
     from attention_ref.grading import Grade
@@ -52,7 +52,7 @@ def run_submit(
         )
         _fail_if_timed_output_wrong(grade)
     if as_json:
-        print(json.dumps(grade.to_json(), ensure_ascii=False))
+        print_json(grade.to_json())
     else:
         from engine.ui.submit_report import show_grade
 
@@ -107,7 +107,7 @@ def run_submit_exercise(
 
     if as_json and not watch:
         grade = graded_and_timed()
-        print(json.dumps(grade.to_json(), ensure_ascii=False))
+        print_json(grade.to_json())
         return EXIT_OK if grade.passed else EXIT_NEGATIVE
     from engine.ui.console import make_console
     from engine.ui.exercise_report import show_exercise_grade
