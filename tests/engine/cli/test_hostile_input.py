@@ -87,3 +87,17 @@ def test_an_ascii_locale_prints_every_command_and_saves_every_answer(
     assert "saved" in done.stdout.decode() or "reviewed" in done.stdout.decode()
     stats = in_locale(store_home, variables, "stats", "15", "--json")
     assert json.loads(stats.stdout)["reviews"] > 0, stats.stderr.decode()
+
+
+@pytest.mark.parametrize(("columns", "lines"), [("80", "3"), ("1", "1"), ("200", "8")])
+def test_stats_draws_its_charts_in_a_terminal_of_any_size(
+    columns: str, lines: str, store_home: Path
+) -> None:
+    # The charts have their own size; a short terminal (a small pane) once made the chart
+    # library abort the whole process (SIGABRT, no message) as it shrank them to fit.
+    answered = in_locale(store_home, {}, "quiz", "demo", script=b"3\n1\n8\n")
+    assert answered.returncode == 0, answered.stderr.decode()
+    done = in_locale(store_home, {"COLUMNS": columns, "LINES": lines}, "stats", "demo")
+    assert done.returncode == 0, done.stderr.decode()[-400:]
+    if columns != "1":  # one column: rich sets every character on a line of its own
+        assert "today" in done.stdout.decode()  # the forecast chart's first day
