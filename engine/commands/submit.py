@@ -25,6 +25,7 @@ def run_submit(
     watch: bool = False,
 ) -> int:
     _readable_source(path)
+    _check_function_name(func)
     from attention_ref.grading import grade_submission
     from attention_ref.sandbox import Limits
 
@@ -74,6 +75,7 @@ def run_submit_exercise(
 ) -> int:
     """`submit FILE --exercise ID`: grade the file as that exercise (never touches the schedule)."""
     source = _readable_source(path)
+    _check_function_name(func)
     from attention_ref.sandbox import Limits
     from engine.commands.exercises import find_exercise
 
@@ -147,3 +149,13 @@ def _readable_source(path: Path) -> str:
         return read_submission(path)
     except UnreadableSubmission as error:
         raise UsageError(str(error)) from None
+
+
+def _check_function_name(func: str | None) -> None:
+    """`--func` names a function (or a class's method) of the file, as Python spells names."""
+    parts = func.split(".") if func else []
+    if len(parts) > 2 or not all(part.isidentifier() for part in parts):
+        raise UsageError(
+            f"--func {func!r} is not a Python function name; give one such as attention or "
+            "Model.forward"
+        )
