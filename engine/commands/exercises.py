@@ -117,8 +117,13 @@ def run_write_starter(
         ) from None
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(item.starter)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(item.starter)
+    except OSError as error:
+        # A file cut short (a full disk) would pass for the learner's work next time.
+        target.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {target}: {error.strerror}") from None
     print(f"wrote {target.name}: write {item.signature}, then run")
     print(f"  attnquiz submit {target.name} --exercise {item.id}")
     return EXIT_OK

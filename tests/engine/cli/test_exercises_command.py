@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -54,6 +55,31 @@ def test_the_starter_is_written_once_and_never_overwritten(
     code, _, err = attnquiz(capsys, "exercises", "15", "tiled-attention")
     assert code == 2 and "already exists" in err
     assert (tmp_path / "tiled-attention.py").read_text() == "my work"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a small full filesystem is mounted as root")
+@pytest.mark.slow  # mounts a file system
+def test_a_starter_that_cannot_be_written_whole_leaves_no_empty_file(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk: one clear line, exit 2, and no empty file that the next run would call
+    # "your work" ("already exists: keep working on it").
+    full = tmp_path / "full"
+    full.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(full)], check=True)
+    try:
+        (full / "filler").write_bytes(
+            b"\0" * (os.statvfs(full).f_bavail * os.statvfs(full).f_frsize)
+        )
+        monkeypatch.chdir(full)
+        code, _, err = attnquiz(capsys, "exercises", "15", "tiled-attention")
+        left = sorted(p.name for p in full.iterdir())
+    finally:
+        monkeypatch.chdir(tmp_path)
+        subprocess.run(["umount", str(full)], check=True)
+    assert code == 2, err
+    assert err.count("\n") == 1 and "cannot write" in err and "No space left" in err
+    assert left == ["filler"]
 
 
 def test_an_unknown_exercise_is_a_usage_error_naming_the_real_ones(capsys) -> None:
