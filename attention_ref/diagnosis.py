@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -82,6 +82,42 @@ def matching_pitfalls(
     return names, notes
 
 
+def ruled_out_pitfalls(case: Case, given: Array, target: str) -> list[str]:
+    """The named mistakes this case's output rules out: each would show here (one way of making
+    it runs and differs from the reference), yet the output, finite, is none of them: a mistake
+    matched on one case by coincidence (a scale by sqrt(T_q) equals no scale when T_q = 1) is
+    ruled out by the others. Masked cases rule nothing out: a mask handled
+    another way changes the output too; nor does an output with nan or inf (an overflow hides
+    whatever else the code computes). `conclude` weighs these against the cases that show it."""
+    if case.causal or not np.all(np.isfinite(given)):
+        return []
+    if target == "attention":
+        named = _variants(ATTENTION_PITFALLS, ATTENTION_VARIANTS)
+    else:
+        named = _variants(SOFTMAX_PITFALLS, SOFTMAX_VARIANTS)
+    ruled_out = []
+    for name, ways in named.items():
+        shown = list(_telling_outputs(ways, case.args, case))
+        if shown and not any(close(given, wrong, case, equal_nan=True) for wrong in shown):
+            ruled_out.append(name)
+    return ruled_out
+
+
+def _telling_outputs(
+    ways: tuple[Callable[..., Array], ...], args: tuple[Any, ...], case: Case
+) -> Iterator[Array]:
+    """What each way of making a mistake outputs on this case, where it runs and differs from
+    the reference."""
+    for way in ways:
+        try:
+            with np.errstate(all="ignore"):
+                wrong = np.asarray(way(*args))
+        except (ValueError, TypeError):
+            continue  # e.g. Q @ K when the shapes do not allow it
+        if not close(wrong, case.expected, case):
+            yield wrong
+
+
 def _variants(
     main: Mapping[str, Callable[..., Array]], more: Mapping[str, tuple[Callable[..., Array], ...]]
 ) -> dict[str, tuple[Callable[..., Array], ...]]:
@@ -98,14 +134,9 @@ def _matches(
 ) -> bool:
     """Whether one way of making the mistake gives the submission's output. An output that is
     all nan only names the overflow: every mistake that overflows would match it."""
-    for way in ways:
-        try:
-            with np.errstate(all="ignore"):
-                wrong = np.asarray(way(*args))
-        except (ValueError, TypeError):
-            continue  # e.g. Q @ K when the shapes do not allow it
+    for wrong in _telling_outputs(ways, args, case):
         if not all_nan_counts and wrong.size and not np.isfinite(wrong).any():
             continue
-        if close(given, wrong, case, equal_nan=True) and not close(wrong, case.expected, case):
+        if close(given, wrong, case, equal_nan=True):
             return True
     return False

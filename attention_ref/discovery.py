@@ -197,26 +197,33 @@ def _callable(
 
 
 def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
+    """`forward` and `__call__` of the classes that need no constructor arguments, and the
+    static and class methods of every class, which are called without making one."""
     found = []
     for cls in classes.values():
-        if cls.name.startswith("_") or not _constructible(cls, classes):
+        if cls.name.startswith("_"):
             continue
         methods = {
             n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         }
-        for method in ("forward", "__call__"):
-            if method in methods:
-                order = cls.lineno * 1000 + methods[method].lineno
-                found.append(
-                    _callable(
-                        methods[method],
-                        f"{cls.name}.{method}",
-                        order,
-                        skip_self=True,
-                        owner=cls.name,
-                    )
+        usable = {m for m in ("forward", "__call__") if _constructible(cls, classes)}
+        usable |= {name for name, node in methods.items() if _without_instance(node)}
+        for method in sorted(usable & set(methods), key=lambda m: methods[m].lineno):
+            order = cls.lineno * 1000 + methods[method].lineno
+            found.append(
+                _callable(
+                    methods[method], f"{cls.name}.{method}", order, skip_self=True, owner=cls.name
                 )
+            )
     return found
+
+
+def _without_instance(node: ast.AST) -> bool:
+    """A @staticmethod or @classmethod: `Class.method(...)` needs no instance."""
+    return any(
+        isinstance(d, ast.Name) and d.id in {"staticmethod", "classmethod"}
+        for d in getattr(node, "decorator_list", ())
+    )
 
 
 def _constructible(cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: int = 0) -> bool:
@@ -329,7 +336,11 @@ def _choose(
 
 def _found(chosen: _Callable, target: Target, why: str, hints: Hints) -> Found:
     roles = (_attention_roles(chosen) if target == "attention" else _softmax_roles(chosen)) or {}
-    kind = f"method of class {chosen.owner} (no constructor arguments)" if chosen.owner else ""
+    kind = ""
+    if chosen.owner and _without_instance(chosen.node):
+        kind = f"static or class method of class {chosen.owner} (called without an instance)"
+    elif chosen.owner:
+        kind = f"method of class {chosen.owner} (no constructor arguments)"
     reason = f"{why}; {kind}" if kind else why
     return Found(
         chosen.name,
@@ -355,13 +366,15 @@ def _named(
         class_name, _, method = name.partition(".")
         cls = classes.get(class_name)
         if cls is not None:
-            methods = {m.short: m for m in _methods({class_name: cls}) if m.owner == class_name}
-            if not _constructible(cls, classes):
+            methods = {m.short: m for m in _methods(classes) if m.owner == class_name}
+            if method in methods and _without_instance(methods[method].node):
+                chosen = methods[method]
+            elif not _constructible(cls, classes):
                 raise SubmissionError(
                     "not_found",
                     f"class {class_name} needs constructor arguments; " + HOW_ATTENTION_IS_CALLED,
                 )
-            if method:
+            elif method:
                 chosen = methods.get(method)
             else:
                 chosen = methods.get("forward") or methods.get("__call__")

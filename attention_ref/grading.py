@@ -5,6 +5,7 @@ All comparing happens here, in the parent; the sandboxed process only ever sends
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import numpy as np
 
 from attention_ref.battery import Case, attention_cases, fresh_seed, in_form, softmax_cases
 from attention_ref.calling import CallPlan
-from attention_ref.diagnosis import close, matching_pitfalls
+from attention_ref.diagnosis import close, matching_pitfalls, ruled_out_pitfalls
 from attention_ref.discovery import Found, SubmissionError, find_function
 from attention_ref.reference import causal_mask
 from attention_ref.sandbox import CallResult, Limits, Sandbox
@@ -32,6 +33,8 @@ class CaseReport:
     status: str = "ok"
     max_error: float | None = None
     notes: list[str] = field(default_factory=list)
+    # Named mistakes this case's output rules out (not in the JSON: `conclude` uses them).
+    ruled_out: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -61,7 +64,7 @@ class Grade:
             "target": self.target,
             "function": self.function,
             "diagnosis": self.diagnosis,
-            "cases": [asdict(c) for c in self.cases],
+            "cases": [{k: v for k, v in asdict(c).items() if k != "ruled_out"} for c in self.cases],
             "timing": self.timing,
             "message": self.message,
             "why": self.why,
@@ -322,6 +325,7 @@ def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseRepor
             )
             return base
         base.diagnosis, base.notes = matching_pitfalls(case, given, found.target, mask)
+        base.ruled_out = ruled_out_pitfalls(case, given, found.target)
         bad = "nan/inf values" if not np.all(np.isfinite(given)) else f"max error {error_size:.3g}"
         base.message = f"wrong values ({bad})"
         if decimals is not None:
@@ -358,7 +362,9 @@ def rounded_to(given: np.ndarray, expected: np.ndarray) -> int | None:
 
 
 def conclude(grade: Grade) -> Grade:
-    """The verdict from the cases: the most serious failure, and every mistake named once."""
+    """The verdict from the cases: the most serious failure, and every mistake named once,
+    unless more cases rule it out than show it (then the cases that showed it were a
+    coincidence, such as a scale by sqrt(T_q) on a single query, where it is no scale)."""
     if grade.verdict == "pass":
         statuses = set()
         for case in grade.cases:
@@ -367,7 +373,11 @@ def conclude(grade: Grade) -> Grade:
             statuses.add(case.status if case.status != "ok" else "wrong")
         grade.verdict = min(statuses, key=SEVERITY.index) if statuses else "pass"
     diagnosis: list[str] = []
+    shown = Counter(name for case in grade.cases for name in case.diagnosis)
+    against = Counter(name for case in grade.cases for name in case.ruled_out)
+    ruled_out = {name for name in shown if against[name] > shown[name]}
     for case in grade.cases:
+        case.diagnosis = [name for name in case.diagnosis if name not in ruled_out]
         for name in case.diagnosis:
             if name not in diagnosis:
                 diagnosis.append(name)

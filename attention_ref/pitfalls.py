@@ -87,6 +87,20 @@ def unstable_softmax(
         return naive_softmax(_masked(scores, mask, dtype), axis=-1) @ v
 
 
+def unstable_softmax_float32(
+    Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None
+) -> Array:
+    """The same overflow in code that computes in float32 (which passes when stable): exp
+    overflows from a score of about 89 instead of 710, so other rows turn to nan."""
+    q, k, v = (np.asarray(a, dtype=np.float32) for a in (Q, K, V))
+    return unstable_softmax(q, k, v, mask)
+
+
+def naive_softmax_float32(scores: ArrayLike, axis: int = -1) -> Array:
+    """exp(s) / sum(exp(s)) computed in float32: overflows from a score of about 89."""
+    return naive_softmax(np.asarray(scores, dtype=np.float32), axis=axis)
+
+
 def global_max_softmax(scores: ArrayLike, axis: int = -1) -> Array:
     """Subtracts one max for the whole array: rows far below it underflow to 0 / 0."""
     s = np.asarray(scores)
@@ -162,6 +176,7 @@ ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
 # Other ways of writing the same named mistake.
 ATTENTION_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
     "softmax_whole_array": (_with_softmax(whole_array_softmax_global),),
+    "unstable_softmax": (unstable_softmax_float32,),
 }
 
 # Mistakes of code that builds its own causal mask (checked on causal cases only).
@@ -203,6 +218,7 @@ SOFTMAX_PITFALLS: dict[str, Callable[..., Array]] = {
 SOFTMAX_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
     "softmax_whole_array": (whole_array_softmax_global,),
     "softmax_wrong_axis": (naive_softmax_other_axis,),
+    "unstable_softmax": (naive_softmax_float32,),
 }
 SOFTMAX_NOTED: dict[str, Callable[..., Array]] = {
     "subtracts x.max(axis=-1) without keepdims=True, so on a square array each column loses "

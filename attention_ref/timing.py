@@ -92,35 +92,19 @@ def time_submission(
         Sandbox(Path(reference.__file__), reference_name, limits) as ref,
         kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
-        baseline = len(sandbox_processes(mine))
-        pinned = pin_to_one_core(mine, ref, *([kernel] if kernel is not None else []))
+        boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel is not None else {})}
+        timed = TimingBoxes(boxes, notes, say, min_samples=min_samples)
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:
                 stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
                 break
             try:
-                row = _time_size(
-                    mine,
-                    ref,
-                    plan,
-                    target,
-                    t,
-                    rng,
-                    left,
-                    kernel,
-                    machine,
-                    say,
-                    min_samples,
-                    baseline,
-                    lambda _who, reason: notes.append(kernel_left_out(reason)),
-                )
+                row = _time_size(timed, plan, target, t, rng, left, machine)
             except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
             sizes.append(row)
-            if row["kernel_s"] is None:
-                kernel = None  # not timed at this size (or left out): not at the next ones
             spent = time.perf_counter() - started
             # The next size costs about 4-8 times this one (T² scores, T² d products).
             estimate = 6 * (row["median_s"] + row["numpy_s"]) * (WARMUP + min_samples)
@@ -147,7 +131,7 @@ def time_submission(
             "vs_numpy (and vs_kernel, the Numba kernel in a third such sandbox) is the median "
             "of the ratios of neighbouring calls"
         ),
-        "same_core": pinned,
+        "same_core": timed.same_core,
         "notes": notes,
     }
 
@@ -189,19 +173,13 @@ def _call_mine(box: Sandbox, plan: CallPlan, args: tuple[Any, ...]) -> CallResul
 
 
 def _time_size(
-    mine: Sandbox,
-    ref: Sandbox,
+    timed: TimingBoxes,
     plan: CallPlan,
     target: str,
     t: int,
     rng: np.random.Generator,
     left: float,
-    kernel: Sandbox | None,
     machine: Machine,
-    say: Progress,
-    min_samples: int,
-    baseline: int,
-    kernel_failed: Callable[[str, str], None],
 ) -> dict[str, Any]:
     args = _inputs(target, plan, t, rng)
     # Code that masks the future by itself (causal_attention) is timed against causal references.
@@ -212,35 +190,75 @@ def _time_size(
         if target == "attention"
         else reference.stable_softmax(args[0])
     )
-    boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel is not None else {})}
 
     def call(who: str) -> CallResult:
-        return _call_mine(mine, plan, args) if who == "mine" else boxes[who].call(*args, **extra)
+        if who == "mine":
+            return _call_mine(timed.boxes[who], plan, args)
+        return timed.boxes[who].call(*args, **extra)
 
-    def no_processes_left() -> None:
-        if len(sandbox_processes(mine)) > baseline:
+    times = timed.sample(t, left, call, lambda result, who: _check(result, expected, t, who))
+    return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
+
+
+class TimingBoxes:
+    """The sandboxes one timing run compares (`mine`, `ref`, and `kernel` when it is timed),
+    pinned to one core, and the rules every size of its ladder keeps, for `submit` and the
+    exercises alike.
+
+    Once warm, the learner's code (`mine`) may have no more processes than when its sandbox
+    started: one it left running stops the ladder, since it would slow the others down and skew
+    the figures. A kernel that fails is left out with a note in `notes`, and out of `boxes`, so
+    that the later sizes do not time it either."""
+
+    def __init__(
+        self,
+        boxes: dict[str, Sandbox],
+        notes: list[str],
+        say: Progress,
+        *,
+        min_samples: int = MIN_SAMPLES,
+        size_budget_s: float = SIZE_BUDGET_S,
+    ) -> None:
+        self.boxes = boxes
+        self.notes = notes
+        self.say = say
+        self.min_samples = min_samples
+        self.size_budget_s = size_budget_s
+        self.same_core = pin_to_one_core(*boxes.values())
+        self.baseline = len(sandbox_processes(boxes["mine"]))
+
+    def sample(
+        self,
+        t: int,
+        left: float,
+        call: Callable[[str], CallResult],
+        check: Callable[[CallResult, str], None],
+    ) -> dict[str, list[float]]:
+        """Seconds per call of every box at size `t` (`sample_interleaved`, within `left`
+        seconds of the run's budget)."""
+        return sample_interleaved(
+            list(self.boxes),
+            call,
+            check,
+            t,
+            left,
+            self.say,
+            min_samples=self.min_samples,
+            size_budget_s=self.size_budget_s,
+            after_warmup=lambda: self._no_processes_left(t),
+            optional=self._leave_out,
+        )
+
+    def _no_processes_left(self, t: int) -> None:
+        if len(sandbox_processes(self.boxes["mine"])) > self.baseline:
             raise StopLadder(
                 f"stopped at T = {t}: your code left processes running, which would slow the "
                 "reference down and skew the figures"
             )
 
-    times = sample_interleaved(
-        list(boxes),
-        call,
-        lambda result, who: _check(result, expected, t, who),
-        t,
-        left,
-        say,
-        min_samples=min_samples,
-        after_warmup=no_processes_left,
-        optional=kernel_failed,
-    )
-    return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
-
-
-def kernel_left_out(reason: str) -> str:
-    """The note that says the kernel was dropped from the timing, and why."""
-    return f"the Numba kernel was left out of the timing ({reason})"
+    def _leave_out(self, who: str, reason: str) -> None:
+        self.boxes.pop(who, None)
+        self.notes.append(f"the Numba kernel was left out of the timing ({reason})")
 
 
 def sample_interleaved(

@@ -18,3 +18,9 @@ EXIT_INTERNAL: Final = 70
 """An internal error, a bug in attnquiz (sysexits' EX_SOFTWARE)."""
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C (128 + SIGINT), after everything answered so far was saved."""
+
+
+def verdict_code(positive: bool) -> int:
+    """The exit code of an outcome: `EXIT_OK` when it is positive (a right answer, a passing
+    submission, a drill within its limit), else `EXIT_NEGATIVE`."""
+    return EXIT_OK if positive else EXIT_NEGATIVE

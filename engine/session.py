@@ -19,9 +19,7 @@ from engine.bank.siblings import bury_siblings
 from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.exercise import ExerciseItem
-from engine.cards.typed import TypedItem
-from engine.checking.worker.bounded import Checker
-from engine.errors import AnswerError
+from engine.checking.worker.bounded import Checker, grade_card
 from engine.schedule import (
     LEARN_AHEAD,
     CardState,
@@ -116,10 +114,7 @@ def grade_answer(question: Question, text: str, checker: Checker) -> tuple[Grade
 
         verdict = grade_attempt(item, text)  # the line is the path of the learner's file
     else:
-        try:
-            verdict = checker.grade(item, text) if isinstance(item, TypedItem) else item.grade(text)
-        except AnswerError as exc:
-            verdict = Verdict(correct=False, valid=False, feedback=str(exc))
+        verdict = grade_card(checker, item, text)
     return (Grade.GOOD if verdict.correct else Grade.AGAIN), verdict
 
 

@@ -24,13 +24,10 @@ from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.timing import (
     KERNEL,
     StopLadder,
+    TimingBoxes,
     compiled_kernel,
-    kernel_left_out,
     kernel_sandbox,
     paired_ratio,
-    pin_to_one_core,
-    sample_interleaved,
-    sandbox_processes,
 )
 
 LADDER = (128, 256, 512, 1024)
@@ -135,9 +132,10 @@ def time_exercise(
             Sandbox(ref_path, ENTRY, limits) as ref,
             kernel_sandbox(kernel_files, limits, notes) as kernel,
         ):
-            boxes = {"mine": mine, "ref": ref, **({"kernel": kernel} if kernel else {})}
-            pinned = pin_to_one_core(*boxes.values())
-            baseline = len(sandbox_processes(mine))
+            boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel else {})}
+            timed = TimingBoxes(
+                boxes, notes, say, min_samples=MIN_SAMPLES, size_budget_s=SIZE_BUDGET_S
+            )
             # The budget is for sampling: starting the sandboxes (and a kernel that has to be
             # compiled on a busy machine) does not use it up.
             started = time.perf_counter()
@@ -148,9 +146,7 @@ def time_exercise(
                     break
                 args, expected = inputs(rng, t)
                 try:
-                    sizes.append(
-                        _time_size(boxes, battery, args, expected, t, left, say, baseline, notes)
-                    )
+                    sizes.append(_time_size(timed, battery, args, expected, t, left))
                 except StopLadder as stop:
                     stopped, wrong = str(stop), stop.wrong
                     break
@@ -158,7 +154,7 @@ def time_exercise(
         "sizes": sizes,
         "stopped": stopped,
         "wrong_output": wrong,
-        "same_core": pinned,
+        "same_core": timed.same_core,
         "notes": notes,
         "measured": (
             "wall time around each call seen from outside the sandbox, your code and the "
@@ -171,41 +167,19 @@ def time_exercise(
 
 
 def _time_size(
-    boxes: dict[str, Sandbox],
+    timed: TimingBoxes,
     battery: str,
     args: tuple[Any, ...],
     expected: Any,
     t: int,
     left: float,
-    say: Progress,
-    baseline: int,
-    notes: list[str],
 ) -> dict[str, Any]:
-    def kernel_failed(who: str, reason: str) -> None:
-        del boxes[who]  # not at the later sizes either
-        notes.append(kernel_left_out(reason))
-
     def call(who: str) -> CallResult:
-        if who == "kernel":
-            return boxes[who].call(*args, **KERNEL_CALLS[battery])
-        return boxes[who].call(*args)
+        if who == KERNEL:
+            return timed.boxes[who].call(*args, **KERNEL_CALLS[battery])
+        return timed.boxes[who].call(*args)
 
-    def no_processes_left() -> None:
-        if len(sandbox_processes(boxes["mine"])) > baseline:
-            raise StopLadder(f"stopped at T = {t}: your code left processes running")
-
-    times = sample_interleaved(
-        list(boxes),
-        call,
-        lambda result, who: _check(result, expected, t, who),
-        t,
-        left,
-        say,
-        min_samples=MIN_SAMPLES,
-        size_budget_s=SIZE_BUDGET_S,
-        after_warmup=no_processes_left,
-        optional=kernel_failed,
-    )
+    times = timed.sample(t, left, call, lambda result, who: _check(result, expected, t, who))
     mine = times["mine"]
     return {
         "T": t,

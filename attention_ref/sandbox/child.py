@@ -14,6 +14,7 @@ kernel kills everything left in the PID namespace. Each process dies with its pa
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import secrets
 import signal
@@ -409,12 +410,15 @@ class _Worker:
 
 
 def _resolve(module: Any, name: str) -> Any:
-    """`f`, or `Class.method` called on `Class()` (a class with a no-argument constructor)."""
+    """`f`, `Class.method` of a static or class method, or else `Class.method` called on
+    `Class()` (a class with a no-argument constructor)."""
     owner_name, _, method = name.rpartition(".")
     if not owner_name:
         return getattr(module, name, None)
     owner = getattr(module, owner_name, None)
     if isinstance(owner, type):
+        if isinstance(inspect.getattr_static(owner, method, None), staticmethod | classmethod):
+            return getattr(owner, method, None)
         owner = owner()
     return getattr(owner, method, None)
 

@@ -19,11 +19,14 @@ class BankRoot:
     label: str  # how paths under it are shown, e.g. "quizzes" for the built-in banks
 
 
+def roots_of(folder: str, store: Path) -> list[BankRoot]:
+    """Where the files of `folder` (`quizzes` or `drills`) are looked for: the built-in ones,
+    then the learner's own under `<store>/<folder>`."""
+    return [BankRoot(builtin_dir(folder), folder), BankRoot(store / folder, str(store / folder))]
+
+
 def bank_roots(store: Path) -> list[BankRoot]:
-    return [
-        BankRoot(builtin_dir("quizzes"), "quizzes"),
-        BankRoot(store / "quizzes", str(store / "quizzes")),
-    ]
+    return roots_of("quizzes", store)
 
 
 def set_files(name: str, roots: list[BankRoot]) -> list[tuple[Path, str]]:

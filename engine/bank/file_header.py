@@ -16,6 +16,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
 
+FORMAT_VERSION = 1
+"""The one version of every file format (`format_version: 1`); a file of another is refused."""
+
 SetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
 Title = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 FileKind = Literal["bank", "drills", "timed-drill", "rapid-drill"]
@@ -46,7 +49,7 @@ class StrictModel(BaseModel):
 
 
 class FileHeader(StrictModel):
-    format_version: Literal[1]
+    format_version: Literal[1]  # FORMAT_VERSION
     # Checked against what the file is read as before the rest (see `yaml_source.check_kind`).
     kind: FileKind | None = None
     set: SetName

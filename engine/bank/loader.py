@@ -6,14 +6,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from engine.bank.giveaways import hint_giveaway, longest_option_warning
 from engine.bank.lineage import lineage_problems
-from engine.bank.model import FORMAT_VERSION, BankHeader, QuestionSet
+from engine.bank.model import BankHeader, QuestionSet
 from engine.bank.set_files_merge import merge_set_files
 from engine.bank.siblings import lone_groups
-from engine.bank.validation_messages import report_validation, validate_file
+from engine.bank.validation_messages import (
+    entry_label,
+    unique_entries,
+    validate_entry,
+    validate_file,
+)
 from engine.bank.yaml_source import YamlDocument, read_versioned
 from engine.cards import KINDS, Item
 from engine.cards.typed import TypedItem
@@ -46,12 +49,7 @@ def load_bank_file(
     name the file's place gives its set (`quizzes/15.yaml` is set 15), which its `set:` field
     must repeat.
     """
-    doc, value = read_versioned(
-        path,
-        shown_as,
-        kind="bank",
-        version=FORMAT_VERSION,
-    )
+    doc, value = read_versioned(path, shown_as, kind="bank")
     result = LoadedFile(path=doc.path, problems=doc.problems)
     if value is None:
         return result
@@ -60,16 +58,7 @@ def load_bank_file(
         return result
     shared_symbols = result.header.symbols if result.header else {}
     raw_items = value.get("items") or []
-    first_line: dict[str, int] = {}
-    for index, raw in enumerate(raw_items):
-        # Duplicates are found on the raw ids, so that an invalid item still claims its id.
-        raw_id = raw.get("id") if isinstance(raw, dict) else None
-        if isinstance(raw_id, str):
-            line = doc.line_of(("items", index))
-            if raw_id in first_line:
-                doc.problem(line, f"duplicate id {raw_id!r} (first at line {first_line[raw_id]})")
-                continue
-            first_line[raw_id] = line
+    for index, raw in unique_entries(doc, "items", raw_items):
         item = _load_item(doc, raw, index, shared_symbols)
         if item is None:
             continue
@@ -109,11 +98,10 @@ def _load_item(
     doc: YamlDocument, raw: Any, index: int, shared_symbols: dict[str, tuple[str, ...]]
 ) -> Item | None:
     loc = ("items", index)
-    line = doc.line_of(loc)
     if not isinstance(raw, dict):
-        doc.problem(line, "an item is a mapping with id, kind, prompt and an answer")
+        doc.problem(doc.line_of(loc), "an item is a mapping with id, kind, prompt and an answer")
         return None
-    label = f"item {raw['id']!r}" if isinstance(raw.get("id"), str) else f"item {index + 1}"
+    label = entry_label("item", raw, index)
     kind = raw.get("kind")
     cls = KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
@@ -124,15 +112,7 @@ def _load_item(
     data = dict(raw)
     if "symbols" in cls.model_fields and isinstance(data.get("symbols", {}), dict):
         data["symbols"] = {**shared_symbols, **(data.get("symbols") or {})}
-    data["line"] = line
-    if "line" in raw:
-        doc.problem(doc.line_of((*loc, "line")), f"{label}: unknown field 'line'")
-        return None
-    try:
-        return cls.model_validate(data)
-    except ValidationError as exc:
-        report_validation(doc, exc, loc, label, cls)
-        return None
+    return validate_entry(doc, loc, data, cls, label)
 
 
 def _deep_check(item: Item, checker: Checker) -> list[str]:

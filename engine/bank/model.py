@@ -13,8 +13,6 @@ from engine.bank.siblings import sibling_map
 from engine.cards.base import Item
 from engine.cards.typed import Aliases
 
-FORMAT_VERSION = 1
-
 
 class BankHeader(FileHeader):
     """Everything in a bank file except its items, which are validated one by one by kind."""

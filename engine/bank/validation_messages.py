@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import types
 import typing
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -17,6 +18,7 @@ from engine.bank.file_header import FileHeader
 from engine.bank.yaml_source import YamlDocument, check_set_name
 
 File = TypeVar("File", bound=FileHeader)
+Entry = TypeVar("Entry", bound=BaseModel)
 
 
 def validate_file(
@@ -31,6 +33,49 @@ def validate_file(
         return None
     check_set_name(doc, parsed.set, set_name)
     return parsed
+
+
+def unique_entries(
+    doc: YamlDocument, section: str, entries: list[Any]
+) -> Iterator[tuple[int, Any]]:
+    """The entries of a file's list of mappings with ids (a bank's `items`, a drill file's
+    `drills`), each with its index; one whose id an earlier entry has is reported as a duplicate
+    and left out. Duplicates are found on the raw ids, so that an invalid entry still claims
+    its id."""
+    first_line: dict[str, int] = {}
+    for index, raw in enumerate(entries):
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(raw_id, str):
+            line = doc.line_of((section, index))
+            if raw_id in first_line:
+                doc.problem(line, f"duplicate id {raw_id!r} (first at line {first_line[raw_id]})")
+                continue
+            first_line[raw_id] = line
+        yield index, raw
+
+
+def entry_label(noun: str, raw: dict[str, Any], index: int) -> str:
+    """How messages name an entry: by its id, else by its place (`item 3`)."""
+    return f"{noun} {raw['id']!r}" if isinstance(raw.get("id"), str) else f"{noun} {index + 1}"
+
+
+def validate_entry(
+    doc: YamlDocument,
+    loc: tuple[str | int, ...],
+    data: dict[str, Any],
+    model: type[Entry],
+    label: str,
+) -> Entry | None:
+    """An entry at `loc` as `model`, given the line it starts at (attnquiz's field, never the
+    author's); None once its problems are reported in `doc`."""
+    if "line" in data:
+        doc.problem(doc.line_of((*loc, "line")), f"{label}: unknown field 'line'")
+        return None
+    try:
+        return model.model_validate({**data, "line": doc.line_of(loc)})
+    except ValidationError as exc:
+        report_validation(doc, exc, loc, label, model)
+        return None
 
 
 def report_validation(

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from attention_ref.bounded_read import read_at_most
-from engine.bank.file_header import FILE_KINDS, FileKind
+from engine.bank.file_header import FILE_KINDS, FORMAT_VERSION, FileKind
 
 MAX_BANK_BYTES = 2_000_000
 # Banks nest some six levels; a reader that recursed once per level must never see 10,000.
@@ -192,11 +192,12 @@ class _Builder:
 
 
 def read_versioned(
-    path: Path, shown_as: str | None, *, kind: FileKind, version: int
+    path: Path, shown_as: str | None, *, kind: FileKind
 ) -> tuple[YamlDocument, dict[str, Any] | None]:
     """Read a versioned file (a bank, a drill file) as `kind`: its mapping, or None after a
-    problem that leaves nothing else worth reporting (an unreadable file, a wrong version, a
-    `kind:` that is not `kind`)."""
+    problem that leaves nothing else worth reporting (an unreadable file, a version other than
+    `FORMAT_VERSION`, a `kind:` that is not `kind`)."""
+    version = FORMAT_VERSION
     label = FILE_KINDS[kind].label
     contents = f"format_version, set, title and {FILE_KINDS[kind].section}"
     doc = read_yaml(path, shown_as)

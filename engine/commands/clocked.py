@@ -1,7 +1,7 @@
 """`attnquiz drill SET --timed` and `attnquiz drill SET --rapid`: a clocked drill against the
 real clock, the real checkers and the store, then the results.
 
-Both run in the learning commands' frame (`engine.commands.frame`), save every answer as it is
+Both run in the grading commands' frame (`engine.commands.frame`), save every answer as it is
 given (`engine.drills.clocked.records`) and end the same way: 0 when every part is right within
 the limit, 1 otherwise, 130 on Ctrl-C (after saying that the run is kept).
 """
@@ -13,10 +13,10 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.commands.frame import interrupted, learning
+from engine.commands.frame import Frame, run_in_frame
 from engine.drills.clocked.run import DrillRun
 from engine.errors import UsageError
-from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.exit_codes import EXIT_INTERRUPTED, verdict_code
 
 if TYPE_CHECKING:
     from engine.checking.worker.bounded import Checker
@@ -34,7 +34,7 @@ def run_timed(set_name: str, data_dir: Path | None, *, checker: Checker | None =
     from engine.drills.timed.results import show_results
     from engine.drills.timed.run import run_drill
 
-    with learning(data_dir, checker) as frame:
+    def timed(frame: Frame) -> int:
         qset = open_set(set_name, frame.folder)
         found = timed_drill_file(set_name, frame.folder)
         if found is None:
@@ -52,7 +52,9 @@ def run_timed(set_name: str, data_dir: Path | None, *, checker: Checker | None =
             save=records.save,
         )
         show_results(frontend.console, drill, qset, run, records.compare(run))
-    return _ending(run, "this attempt is saved")
+        return _ending(run)
+
+    return run_in_frame(timed, data_dir, checker, kept="this attempt is saved")
 
 
 def run_rapid(
@@ -69,7 +71,7 @@ def run_rapid(
     from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
     from engine.drills.rapid.rounds import draw_questions, run_round, shape_grader
 
-    with learning(data_dir, checker) as frame:
+    def rapid(frame: Frame) -> int:
         found = rapid_drill_file(set_name, frame.folder)
         if found is None:
             raise UsageError(
@@ -77,8 +79,8 @@ def run_rapid(
                 "try `attnquiz drill 15 --rapid`"
             )
         drill = load_rapid_drill(*found, set_name)
-        seed = secrets.randbelow(MAX_SEED + 1) if seed is None else seed
-        questions = draw_questions(drill, count or drill.section.questions, random.Random(seed))
+        drawn = secrets.randbelow(MAX_SEED + 1) if seed is None else seed
+        questions = draw_questions(drill, count or drill.section.questions, random.Random(drawn))
         records = TimedRecords(frame.store().db)
         frontend = view.make_frontend(interactive=frame.interactive)
         frontend.begin(drill, len(questions))
@@ -87,14 +89,14 @@ def run_rapid(
         earlier = view.RapidBests(records.best_score(run), records.compare(run).best_total)
         view.show_results(frontend.console, run, questions, earlier)
         frontend.console.print(
-            f"this round again: attnquiz drill {set_name} --rapid --seed {seed}",
+            f"this round again: attnquiz drill {set_name} --rapid --seed {drawn}",
             style="dim",
             markup=False,
         )
-    return _ending(run, "this round is saved")
+        return _ending(run)
+
+    return run_in_frame(rapid, data_dir, checker, kept="this round is saved")
 
 
-def _ending(run: DrillRun, kept: str) -> int:
-    if run.interrupted:
-        return interrupted(kept)
-    return EXIT_OK if run.within_limit else EXIT_NEGATIVE
+def _ending(run: DrillRun) -> int:
+    return EXIT_INTERRUPTED if run.interrupted else verdict_code(run.within_limit)

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.commands.frame import Frame, interrupted, learning
+from engine.commands.frame import Frame, run_in_frame
 from engine.drills.loader import DrillSet, open_drill_set
 from engine.drills.model import CARD_PREFIX, Drill
 from engine.errors import UsageError
@@ -45,8 +45,11 @@ def run_drill(
         return _run_timed(set_name, name, data_dir, checker)
     if rapid:
         return _run_rapid(set_name, name, data_dir, seed, checker)
-    with learning(data_dir, checker) as frame:
+
+    def due_or_named(frame: Frame) -> int:
         return _run_due_or_named(frame, set_name, name)
+
+    return run_in_frame(due_or_named, data_dir, checker, kept="every finished drill is saved")
 
 
 def _run_due_or_named(frame: Frame, set_name: str, name: str | None) -> int:
@@ -100,8 +103,6 @@ def _run_due_or_named(frame: Frame, set_name: str, name: str | None) -> int:
                 f"rated {grade.name.lower()} ({_steps_summary(run.results.values())}); "
                 f"next review in {interval(recorded.after.due - finished)}"
             )
-    except KeyboardInterrupt:
-        return interrupted("every finished drill is saved")
     finally:
         if session_id is not None:
             store.end_session(session_id, clock())

@@ -1,10 +1,13 @@
-"""What the learning commands run in: `quiz`, `drill`, `drill --timed` and `drill --rapid`.
+"""The one skeleton of every command that grades: `quiz`, `drill` (also `--timed` and
+`--rapid`), `check` (also `--step`) and `lint`.
 
-One frame gives each of them the checker (a `BoundedChecker` and its worker process, started
-first, so that SymPy loads while the bank, the store and the first question do), the clock, the
-store folder and, once asked for, the store; whether the learner is at a terminal; and at the
-end, also after Ctrl-C, closes the store and stops the worker. A command that was interrupted
-says what was kept and exits 130 (`interrupted`).
+`run_in_frame` gives the command's body a `Frame`: the checker (a `BoundedChecker` and its
+worker process, started first, so that SymPy loads while the bank, the store and the first
+question do), the clock, the store folder and, once asked for, the store; whether the learner is
+at a terminal. At the end, also after Ctrl-C, it closes the store and stops the worker. Ctrl-C,
+wherever it comes (or a body that returns `EXIT_INTERRUPTED` after handling it itself, to show
+what it must first), ends in one line saying what was kept, and exit 130. The body's other exit
+codes pass through; domain errors go on to the edge, `engine.commands.errors.run_guarded`.
 
 The checker is the command line's (`engine.cli.main` starts it before Typer even parses the
 arguments, and stops it at the end); a command run without one gets its own (`checker_for`).
@@ -13,7 +16,7 @@ arguments, and stops it at the end); a command run without one gets its own (`ch
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +37,9 @@ class Frame:
     clock: Clock
     folder: Path
     interactive: bool  # standard input is a terminal (else the scripted front ends)
+    # What is kept if Ctrl-C ends the command, said after "interrupted: "; the body may say more
+    # once it knows (how many answers were saved).
+    kept: str
     _store: Store | None = field(default=None, repr=False)
 
     def store(self) -> Store:
@@ -72,18 +78,30 @@ def checker_for(given: Checker | None) -> Iterator[Checker]:
         checker.close()
 
 
-@contextmanager
-def learning(data_dir: Path | None, checker: Checker | None = None) -> Iterator[Frame]:
-    """The frame of one learning command; everything it opened is closed at the end."""
-    with checker_for(checker) as running:
-        frame = Frame(running, make_clock(), store_dir(data_dir), sys.stdin.isatty())
-        try:
-            yield frame
-        finally:
-            frame.close()
+def _at_terminal() -> bool:
+    """Whether standard input is a terminal (it may also be closed: no terminal, no input)."""
+    return sys.stdin is not None and sys.stdin.isatty()
 
 
-def interrupted(kept: str) -> int:
-    """Ctrl-C: say what was kept, and exit 130."""
-    print(f"interrupted: {kept}", file=sys.stderr)
-    return EXIT_INTERRUPTED
+def run_in_frame(
+    body: Callable[[Frame], int],
+    data_dir: Path | None,
+    checker: Checker | None,
+    *,
+    kept: str,
+) -> int:
+    """Run one grading command's `body` in its frame; its exit code. `kept` is what Ctrl-C
+    keeps, in the learner's words ("every finished drill is saved")."""
+    frame: Frame | None = None
+    try:
+        with checker_for(checker) as running:
+            frame = Frame(running, make_clock(), store_dir(data_dir), _at_terminal(), kept)
+            try:
+                code = body(frame)
+            finally:
+                frame.close()
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+    if code == EXIT_INTERRUPTED:
+        print(f"interrupted: {kept if frame is None else frame.kept}", file=sys.stderr)
+    return code

@@ -4,7 +4,9 @@ if any. Derivation, timed and rapid-fire drills are each re-checked with the che
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Protocol
 
 from engine.bank.catalog import SUFFIXES
 from engine.bank.file_header import FILE_KINDS, FileKind
@@ -12,7 +14,7 @@ from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
 from engine.bank.yaml_source import read_yaml
 from engine.checking.worker.bounded import Checker
-from engine.commands.frame import checker_for
+from engine.commands.frame import run_in_frame
 from engine.exit_codes import EXIT_OK, EXIT_USAGE
 from engine.ui.literal import plain
 
@@ -152,21 +154,36 @@ def lint_drills(
     from engine.drills.loader import load_drill_file
 
     loaded = load_drill_file(path, str(path), checker=checker, set_name=set_name)
-    problems = list(loaded.problems)
-    for drill in loaded.drills:
-        if drill.id in seen:
-            problems.append(
-                f"{path}:{drill.line}: duplicate id {drill.id!r} (also in {seen[drill.id]})"
-            )
-        seen.setdefault(drill.id, f"{path}:{drill.line}")
+    problems = loaded.problems + repeated_ids(path, loaded.drills, seen)
     return problems, len(loaded.drills)
+
+
+class _Entry(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+
+
+def repeated_ids(path: Path, entries: Iterable[_Entry], seen: dict[str, str]) -> list[str]:
+    """An id that another file of the same set already has (`seen`: id -> its `PATH:LINE`,
+    filled as the files are read), one problem each; within one file the loader reports it."""
+    problems = []
+    for entry in entries:
+        if entry.id in seen:
+            problems.append(
+                f"{path}:{entry.line}: duplicate id {entry.id!r} (also in {seen[entry.id]})"
+            )
+        seen.setdefault(entry.id, f"{path}:{entry.line}")
+    return problems
 
 
 def run_lint(paths: list[Path], *, checker: Checker | None = None) -> int:
     """Every answer, drill line and model answer is re-checked by `checker` (the command
     line's, else one of its own)."""
-    with checker_for(checker) as running:
-        return _lint(paths, running)
+    return run_in_frame(
+        lambda frame: _lint(paths, frame.checker), None, checker, kept="no file is changed"
+    )
 
 
 def _lint(paths: list[Path], checker: Checker) -> int:
@@ -195,13 +212,7 @@ def _lint(paths: list[Path], checker: Checker) -> int:
         total_items += len(loaded.items)
         if name is None:
             continue
-        seen = ids_by_set.setdefault(name, {})
-        for item in loaded.items:
-            if item.id in seen:
-                problems.append(
-                    f"{path}:{item.line}: duplicate id {item.id!r} (also in {seen[item.id]})"
-                )
-            seen.setdefault(item.id, f"{path}:{item.line}")
+        problems.extend(repeated_ids(path, loaded.items, ids_by_set.setdefault(name, {})))
     for line in (*problems, *warnings):
         print(plain(line), file=sys.stderr)
     if problems:

@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from engine.clock import make_clock
 from engine.errors import StoreError
-from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.exit_codes import verdict_code
 from engine.parameter_fit import (
     MIN_SPACED_REVIEWS,
     FitFailed,
@@ -80,7 +80,7 @@ def run_optimize(reset: bool, as_json: bool, data_dir: Path | None) -> int:
         print_json(outcome.to_json())
     else:
         _show(outcome)
-    return EXIT_NEGATIVE if outcome.status == "fit_failed" else EXIT_OK
+    return verdict_code(outcome.status != "fit_failed")
 
 
 def _reset(store: Store, now: datetime) -> Outcome:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
-from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.exit_codes import verdict_code
 from engine.ui.json_output import print_json
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def run_submit(
         from engine.ui.submit_report import show_grade
 
         show_grade(grade)
-    return EXIT_OK if grade.passed else EXIT_NEGATIVE
+    return verdict_code(grade.passed)
 
 
 def run_submit_exercise(
@@ -110,7 +110,7 @@ def run_submit_exercise(
     if as_json and not watch:
         grade = graded_and_timed()
         print_json(grade.to_json())
-        return EXIT_OK if grade.passed else EXIT_NEGATIVE
+        return verdict_code(grade.passed)
     from engine.ui.console import make_console
     from engine.ui.exercise_report import show_exercise_grade
 
@@ -125,7 +125,7 @@ def run_submit_exercise(
         return grade_until_passed(path, grade_saved_version, show, console)
     grade = graded_and_timed()
     show(grade)
-    return EXIT_OK if grade.passed else EXIT_NEGATIVE
+    return verdict_code(grade.passed)
 
 
 def _progress(text: str) -> None:

@@ -10,15 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, set_files
+from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, roots_of, set_files
 from engine.bank.set_files_merge import merge_set_files
-from engine.bank.validation_messages import report_validation, validate_file
+from engine.bank.validation_messages import (
+    entry_label,
+    unique_entries,
+    validate_entry,
+    validate_file,
+)
 from engine.bank.yaml_source import YamlDocument, read_versioned
-from engine.drills.model import FORMAT_VERSION, Drill, DrillFile
+from engine.drills.model import Drill, DrillFile
 from engine.errors import BankError, UsageError
-from engine.paths import builtin_dir
 
 if TYPE_CHECKING:
     from engine.checking.worker.bounded import Checker
@@ -56,12 +58,7 @@ def load_drill_file(
 ) -> LoadedDrills:
     """Parse and validate one drill file; with a `checker`, also re-check every drill's
     expected chain by it (lint)."""
-    doc, value = read_versioned(
-        path,
-        shown_as,
-        kind="drills",
-        version=FORMAT_VERSION,
-    )
+    doc, value = read_versioned(path, shown_as, kind="drills")
     result = LoadedDrills(path=doc.path, problems=doc.problems)
     if value is None:
         return result
@@ -69,15 +66,7 @@ def load_drill_file(
     raw_drills = value.get("drills")
     if not isinstance(raw_drills, list):
         return result
-    first_line: dict[str, int] = {}
-    for index, raw in enumerate(raw_drills):
-        line = doc.line_of(("drills", index))
-        raw_id = raw.get("id") if isinstance(raw, dict) else None
-        if isinstance(raw_id, str):
-            if raw_id in first_line:
-                doc.problem(line, f"duplicate id {raw_id!r} (first at line {first_line[raw_id]})")
-                continue
-            first_line[raw_id] = line
+    for index, raw in unique_entries(doc, "drills", raw_drills):
         drill = _load_drill(doc, raw, index)
         if drill is None:
             continue
@@ -98,19 +87,10 @@ def load_drill_file(
 
 def _load_drill(doc: YamlDocument, raw: Any, index: int) -> Drill | None:
     loc = ("drills", index)
-    line = doc.line_of(loc)
     if not isinstance(raw, dict):
-        doc.problem(line, "a drill is a mapping with id, title, goal, steps and target")
+        doc.problem(doc.line_of(loc), "a drill is a mapping with id, title, goal, steps and target")
         return None
-    label = f"drill {raw['id']!r}" if isinstance(raw.get("id"), str) else f"drill {index + 1}"
-    if "line" in raw:
-        doc.problem(doc.line_of((*loc, "line")), f"{label}: unknown field 'line'")
-        return None
-    try:
-        return Drill.model_validate({**raw, "line": line})
-    except ValidationError as exc:
-        report_validation(doc, exc, loc, label, Drill)
-        return None
+    return validate_entry(doc, loc, raw, Drill, entry_label("drill", raw, index))
 
 
 def shape_problems(drill: Drill) -> list[tuple[tuple[str | int, ...], str]]:
@@ -156,10 +136,7 @@ def special_drill_file(set_name: str, store: Path, kind: str) -> tuple[Path, str
 
 
 def drill_roots(store: Path) -> list[BankRoot]:
-    return [
-        BankRoot(builtin_dir("drills"), "drills"),
-        BankRoot(store / "drills", str(store / "drills")),
-    ]
+    return roots_of("drills", store)
 
 
 def open_drill_set(name: str, store: Path) -> DrillSet:

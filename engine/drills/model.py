@@ -20,8 +20,6 @@ from engine.bank.file_header import FileHeader, StrictModel
 from engine.checking.derivation import Assumptions
 from engine.drills import CARD_PREFIX
 
-FORMAT_VERSION = 1
-
 DrillId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
 Line = Annotated[str, StringConstraints(min_length=1, max_length=500)]

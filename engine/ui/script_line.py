@@ -8,6 +8,7 @@ which bytes could not be read: the line is then treated like any other unreadabl
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from typing import TextIO
@@ -16,11 +17,14 @@ _UNDECODED = re.compile("[\udc80-\udcff]+")
 
 
 def tolerant_stdin() -> None:
-    """Let standard input carry any bytes: undecodable ones arrive as lone surrogates.
+    """Let standard input carry any bytes: undecodable ones arrive as lone surrogates. A
+    standard input that was closed (`attnquiz 15 <&-`) reads as an empty one: end of input.
 
     Under an ASCII locale (C or POSIX with Python's UTF-8 mode off) input is read as UTF-8,
     of which ASCII is a part: a learner's `√d_k` is what was typed, not three unreadable bytes.
     """
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the process's life)
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is None:
         return

@@ -1,8 +1,9 @@
 """Real-world styles of attention code, graded as a careful human grader would grade them.
 
-The table `cases/submissions.tsv` names each file of `submissions/corpus/`, the verdict, the
-diagnosis and the function a fair grader gives; one parametrized test checks each row, and the
-agreement over the whole table is printed (run with `-s` or see the terminal summary).
+Each table `cases/submissions*.tsv` (the first corpus, and held-out ones written blind) names
+files of `submissions/corpus/` with the verdict, the diagnosis and the function a fair grader
+gives; one parametrized test checks each row, and the agreement over each table is printed (run
+with `-s` or see the terminal summary).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from attention_ref.sandbox import Limits
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "submissions" / "corpus"
-TABLE = HERE / "cases" / "submissions.tsv"
+TABLES = sorted((HERE / "cases").glob("submissions*.tsv"))
 LIMITS = Limits(seconds_per_call=20.0, memory_bytes=2 * 2**30)
 # Real sandboxes (and a wheel build): the quick subset leaves these out.
 pytestmark = pytest.mark.slow
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.slow
 
 @dataclass(frozen=True)
 class Row:
+    table: str
     file: str
     verdict: str
     diagnosis: frozenset[str]
@@ -34,13 +36,14 @@ class Row:
     why: str
 
 
-def _rows() -> list[Row]:
-    lines = [line for line in TABLE.read_text(encoding="utf-8").splitlines() if line[:1] != "#"]
+def _rows(table: Path) -> list[Row]:
+    lines = [line for line in table.read_text(encoding="utf-8").splitlines() if line[:1] != "#"]
     rows = []
     for record in csv.DictReader(lines, delimiter="\t"):
         names = record["diagnosis"]
         rows.append(
             Row(
+                table.name,
                 record["file"],
                 record["verdict"],
                 frozenset() if names == "-" else frozenset(names.split(",")),
@@ -51,7 +54,7 @@ def _rows() -> list[Row]:
     return rows
 
 
-ROWS = _rows()
+ROWS = [row for table in TABLES for row in _rows(table)]
 
 
 def _agrees(row: Row, grade: Grade) -> bool:
@@ -66,12 +69,15 @@ def grades(request: pytest.FixtureRequest) -> dict[str, Grade]:
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         graded = dict(pool.map(grade, ROWS))
-    agreeing = sum(_agrees(row, graded[row.file]) for row in ROWS)
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    line = f"submit corpus: agrees with the grader on {agreeing} of {len(ROWS)} files"
-    if reporter is not None:
-        reporter.write_line(line)
-    print(line)
+    for table in TABLES:
+        rows = [row for row in ROWS if row.table == table.name]
+        agreeing = sum(_agrees(row, graded[row.file]) for row in rows)
+        agreement = f"agrees with the grader on {agreeing} of {len(rows)} files"
+        line = f"submit corpus {table.name}: {agreement}"
+        if reporter is not None:
+            reporter.write_line(line)
+        print(line)
     return graded
 
 

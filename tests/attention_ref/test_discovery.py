@@ -124,3 +124,35 @@ def test_nothing_runs_while_looking(tmp_path: Path) -> None:
     source = f"open({str(marker)!r}, 'w').close()\n\ndef attention(Q, K, V):\n    pass\n"
     assert find_function(write(tmp_path, source)).name == "attention"
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("decorator", ["staticmethod", "classmethod"])
+def test_a_static_method_of_a_layer_needing_arguments_is_the_attention(
+    tmp_path: Path, decorator: str
+) -> None:
+    first = "cls, " if decorator == "classmethod" else ""
+    source = (
+        "class MultiHeadAttention:\n"
+        "    def __init__(self, d_model, n_heads):\n        pass\n"
+        f"    @{decorator}\n    def scaled_dot_product(({first}q, k, v, mask=None):\n        pass\n"
+        "    def __call__(self, x):\n        return self.scaled_dot_product(x, x, x)\n"
+    ).replace("((", "(")
+    found = find_function(write(tmp_path, source))
+    assert (found.name, found.target, found.takes_mask) == (
+        "MultiHeadAttention.scaled_dot_product",
+        "attention",
+        True,
+    )
+    assert "called without an instance" in found.why
+    named = find_function(write(tmp_path, source), "MultiHeadAttention.scaled_dot_product")
+    assert named.parameters == ("q", "k", "v", "mask")
+
+
+def test_an_ordinary_method_of_a_layer_needing_arguments_stays_uncallable(tmp_path) -> None:
+    source = (
+        "class Layer:\n    def __init__(self, d):\n        pass\n"
+        "    def attend(self, q, k, v):\n        pass\n"
+    )
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"

@@ -150,3 +150,24 @@ def test_learner_text_is_printed_literally_never_as_markup(tmp_path: Path, capsy
     assert main(["submit", str(path), "--no-time"]) == 1
     out = capsys.readouterr().out
     assert "[green]passed every case[/green]" in out and "[bold]shouted[/bold]" in out
+
+
+@pytest.mark.parametrize("decorator", ["staticmethod", "classmethod"])
+def test_a_static_method_is_called_without_making_the_layer(tmp_path: Path, decorator) -> None:
+    # The constructor needs arguments and raises if called: the method must run on the class.
+    first = "cls, " if decorator == "classmethod" else ""
+    path = tmp_path / "layer.py"
+    path.write_text(
+        "import numpy as np\n\n"
+        "class Layer:\n"
+        "    def __init__(self, d_model):\n"
+        "        raise RuntimeError('built without its weights')\n\n"
+        f"    @{decorator}\n"
+        f"    def sdpa({first}q, k, v):\n"
+        "        s = q @ k.T / np.sqrt(q.shape[-1])\n"
+        "        e = np.exp(s - s.max(axis=-1, keepdims=True))\n"
+        "        return e / e.sum(axis=-1, keepdims=True) @ v\n",
+        encoding="utf-8",
+    )
+    grade = grade_submission(path, limits=FAST)
+    assert (grade.verdict, grade.function) == ("pass", "Layer.sdpa"), grade.cases[:1]

@@ -40,6 +40,7 @@ from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
 if TYPE_CHECKING:
+    from engine.cards.base import Item
     from engine.cards.typed import NumberItem, TypedItem
 
 TIMEOUT_ENV = "ATTNQUIZ_CHECK_TIMEOUT"
@@ -75,6 +76,19 @@ class Checker(Protocol):
     ) -> dict[str, Any] | CheckerFailure: ...
     def start(self) -> None: ...
     def close(self) -> None: ...
+
+
+def grade_card(checker: Checker, item: Item, answer: str) -> Verdict:
+    """A card's verdict on `answer`: a typed card's from `checker` (in its worker, within the
+    time bound), another kind's from the card itself. An answer that cannot be read is an
+    invalid verdict that says what could not be read (the AnswerError is worded for the
+    learner)."""
+    from engine.cards.typed import TypedItem
+
+    try:
+        return checker.grade(item, answer) if isinstance(item, TypedItem) else item.grade(answer)
+    except AnswerError as exc:
+        return Verdict(correct=False, valid=False, feedback=str(exc))
 
 
 class BoundedChecker:

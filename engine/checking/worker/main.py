@@ -38,6 +38,8 @@ import time
 import warnings
 from typing import IO, Any
 
+from engine.exit_codes import EXIT_OK
+
 PROTOCOL = 1
 # Resource limits of the worker process. The client's time-out is the real bound on one check;
 # these only stop a runaway worker whose parent is gone or stuck.
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     _send(replies, {"ready": True, "pid": os.getpid(), "protocol": PROTOCOL})
     for line in requests:
         _send(replies, answer_request(line))
-    return 0
+    return EXIT_OK
 
 
 def answer_request(line: bytes) -> Reply:

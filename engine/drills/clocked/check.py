@@ -4,18 +4,12 @@ shapes), graded by the checker passed in."""
 from __future__ import annotations
 
 from engine.cards.base import Item
-from engine.checking.worker.bounded import Checker
+from engine.checking.worker.bounded import Checker, grade_card
 from engine.drills.clocked.run import QuestionCheck
 
 
 def check_card(checker: Checker, item: Item, answer: str) -> QuestionCheck:
     """Typed kinds are graded by `checker` (in its worker, so whatever is typed gets an answer
     within the time limit); an unreadable answer is a wrong one, with what could not be read."""
-    from engine.cards.typed import TypedItem
-    from engine.errors import AnswerError
-
-    try:
-        verdict = checker.grade(item, answer) if isinstance(item, TypedItem) else item.grade(answer)
-    except AnswerError as exc:
-        return QuestionCheck(False, feedback=str(exc))
+    verdict = grade_card(checker, item, answer)
     return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)

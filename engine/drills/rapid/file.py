@@ -20,8 +20,9 @@ from pydantic import (
 )
 
 from engine.bank.file_header import FileHeader, StrictModel
-from engine.bank.validation_messages import validate_file
+from engine.bank.yaml_source import YamlDocument
 from engine.cards.base import Text
+from engine.drills.clocked.file import ClockedFile, loaded
 from engine.drills.rapid.shapes import (
     Shape,
     ShapeAlgebraError,
@@ -29,9 +30,7 @@ from engine.drills.rapid.shapes import (
     parse_shape_spec,
     shape_text,
 )
-from engine.errors import BankError
 
-FORMAT_VERSION = 1
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
 Variable = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,15}$")]
 DimText = Annotated[str, StringConstraints(min_length=1, max_length=60)]
@@ -90,49 +89,38 @@ class RapidDrill:
         return self.section.name
 
 
+RAPID_FILE = ClockedFile("rapid-drill", RapidDrillFile)
+
+
 def rapid_drill_file(set_name: str, store: Path) -> tuple[Path, str] | None:
     """`<store>/drills/<set>-rapid.yaml` (the learner's own) before the built-in one."""
-    from engine.drills.loader import special_drill_file
-
-    return special_drill_file(set_name, store, "rapid")
+    return RAPID_FILE.find(set_name, store)
 
 
 def read_rapid_drill(
     path: Path, shown: str, set_name: str | None
 ) -> tuple[RapidDrill | None, list[str]]:
     """The drill and every problem of its file (schema, set name, and each template's algebra)."""
-    from engine.bank.yaml_source import read_versioned
 
-    doc, value = read_versioned(
-        path,
-        shown,
-        kind="rapid-drill",
-        version=FORMAT_VERSION,
-    )
-    if value is None:
-        return None, doc.problems
-    parsed = validate_file(doc, value, RapidDrillFile, "rapid drill file", set_name)
-    if parsed is None:
-        return None, doc.problems
-    section = parsed.rapid
-    lines = tuple(doc.line_of(("rapid", "templates", i)) for i in range(len(section.templates)))
-    seen: set[str] = set()
-    for line, template in zip(lines, section.templates, strict=True):
-        if template.id in seen:
-            doc.problem(line, f"duplicate template id {template.id!r}")
-        seen.add(template.id)
-        for problem in template_problems(template, section.names):
-            doc.problem(line, f"template {template.id!r}: {problem}")
-    names_line = doc.line_of(("rapid", "names"))
-    drill = RapidDrill(str(parsed.set), parsed.title, section, shown, lines, names_line)
-    return drill, doc.problems
+    def build(doc: YamlDocument, parsed: RapidDrillFile) -> RapidDrill:
+        section = parsed.rapid
+        lines = tuple(doc.line_of(("rapid", "templates", i)) for i in range(len(section.templates)))
+        seen: set[str] = set()
+        for line, template in zip(lines, section.templates, strict=True):
+            if template.id in seen:
+                doc.problem(line, f"duplicate template id {template.id!r}")
+            seen.add(template.id)
+            for problem in template_problems(template, section.names):
+                doc.problem(line, f"template {template.id!r}: {problem}")
+        names_line = doc.line_of(("rapid", "names"))
+        return RapidDrill(str(parsed.set), parsed.title, section, shown, lines, names_line)
+
+    return RAPID_FILE.read(path, shown, set_name, build)
 
 
 def load_rapid_drill(path: Path, shown: str, set_name: str) -> RapidDrill:
-    drill, problems = read_rapid_drill(path, shown, set_name)
-    if problems or drill is None:
-        raise BankError(problems)
-    return drill
+    """The drill of `set_name`; BankError listing every problem of the file."""
+    return loaded(read_rapid_drill(path, shown, set_name))
 
 
 def tensor_shapes(template: RapidTemplate) -> dict[str, Shape]:

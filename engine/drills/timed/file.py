@@ -18,12 +18,11 @@ from pydantic import (
 
 from engine.bank.file_header import FileHeader, StrictModel
 from engine.bank.model import QuestionSet
-from engine.bank.validation_messages import validate_file
+from engine.bank.yaml_source import YamlDocument
 from engine.cards.base import ItemId, Text
+from engine.drills.clocked.file import ClockedFile, loaded
 from engine.drills.model import AssumptionsSpec, Mistake
-from engine.errors import BankError
 
-FORMAT_VERSION = 1
 DEFAULT_DRILL = "memorize"
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
 Formula = Annotated[str, StringConstraints(min_length=1, max_length=400)]
@@ -89,65 +88,63 @@ class TimedDrill:
     lines: tuple[tuple[int, ...], ...] = ()
 
 
+TIMED_FILE = ClockedFile("timed-drill", TimedDrillFile)
+
+
 def timed_drill_file(set_name: str, store: Path) -> tuple[Path, str] | None:
     """`<store>/drills/<set>-timed.yaml` (the learner's own) before the built-in one."""
-    from engine.drills.loader import special_drill_file
-
-    return special_drill_file(set_name, store, "timed")
+    return TIMED_FILE.find(set_name, store)
 
 
 def read_timed_drill(
     path: Path, shown: str, qset: QuestionSet | None, set_name: str | None
 ) -> tuple[TimedDrill | None, list[str]]:
     """The drill and every problem of its file; `qset` (when known) checks the items it names."""
-    from engine.bank.yaml_source import read_versioned
 
-    doc, value = read_versioned(
-        path,
-        shown,
-        kind="timed-drill",
-        version=FORMAT_VERSION,
-    )
-    if value is None:
-        return None, doc.problems
-    parsed = validate_file(doc, value, TimedDrillFile, "timed drill file", set_name)
-    if parsed is None:
-        return None, doc.problems
-    for p, part in enumerate(parsed.timed.parts):
-        for q, question in enumerate(part.questions):
-            loc: tuple[str | int, ...] = ("timed", "parts", p, "questions", q)
-            graders = [g for g in (question.item, question.step, question.code) if g is not None]
-            if len(graders) != 1:
-                doc.problem(doc.line_of(loc), "a question needs exactly one of item, step, code")
-            elif question.item is not None:
-                item = None if qset is None else qset.item(question.item)
-                if qset is not None and item is None:
-                    doc.problem(doc.line_of((*loc, "item")), f"no item {question.item!r} in set")
-                elif item is not None and (item.self_rated or item.kind == "choice"):
-                    doc.problem(doc.line_of((*loc, "item")), f"{item.id!r} is not a typed item")
-            elif question.answer is None or question.prompt is None:
-                doc.problem(doc.line_of(loc), "a step or code question needs a prompt and answer")
-    drill = TimedDrill(
-        str(parsed.set),
-        parsed.timed.name,
-        parsed.title,
-        parsed.timed.limit_seconds,
-        parsed.timed.parts,
-        shown,
-        tuple(
+    def build(doc: YamlDocument, parsed: TimedDrillFile) -> TimedDrill:
+        for p, part in enumerate(parsed.timed.parts):
+            for q, question in enumerate(part.questions):
+                _check_question(doc, ("timed", "parts", p, "questions", q), question, qset)
+        return TimedDrill(
+            str(parsed.set),
+            parsed.timed.name,
+            parsed.title,
+            parsed.timed.limit_seconds,
+            parsed.timed.parts,
+            shown,
             tuple(
-                doc.line_of(("timed", "parts", p, "questions", q))
-                for q in range(len(part.questions))
-            )
-            for p, part in enumerate(parsed.timed.parts)
-        ),
-    )
-    return drill, doc.problems
+                tuple(
+                    doc.line_of(("timed", "parts", p, "questions", q))
+                    for q in range(len(part.questions))
+                )
+                for p, part in enumerate(parsed.timed.parts)
+            ),
+        )
+
+    return TIMED_FILE.read(path, shown, set_name, build)
+
+
+def _check_question(
+    doc: YamlDocument,
+    loc: tuple[str | int, ...],
+    question: TimedQuestion,
+    qset: QuestionSet | None,
+) -> None:
+    """Report in `doc` what is wrong with one question: not exactly one way to grade it, an
+    item the set does not have or that is not typed, a step or code without prompt or answer."""
+    graders = [g for g in (question.item, question.step, question.code) if g is not None]
+    if len(graders) != 1:
+        doc.problem(doc.line_of(loc), "a question needs exactly one of item, step, code")
+    elif question.item is not None:
+        item = None if qset is None else qset.item(question.item)
+        if qset is not None and item is None:
+            doc.problem(doc.line_of((*loc, "item")), f"no item {question.item!r} in set")
+        elif item is not None and (item.self_rated or item.kind == "choice"):
+            doc.problem(doc.line_of((*loc, "item")), f"{item.id!r} is not a typed item")
+    elif question.answer is None or question.prompt is None:
+        doc.problem(doc.line_of(loc), "a step or code question needs a prompt and answer")
 
 
 def load_timed_drill(path: Path, shown: str, qset: QuestionSet) -> TimedDrill:
     """The drill for `qset`'s learner; BankError listing every problem of the file."""
-    drill, problems = read_timed_drill(path, shown, qset, qset.name)
-    if problems or drill is None:
-        raise BankError(problems)
-    return drill
+    return loaded(read_timed_drill(path, shown, qset, qset.name))

@@ -9,10 +9,6 @@ line per answer, code until a line with only `.`, no pauses). The results are `r
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
-import tempfile
-from pathlib import Path
 
 from rich.text import Text
 
@@ -110,11 +106,11 @@ class InteractiveTimedFrontend(InteractiveClockedFrontend):
 
 
 def _edit(editor: str) -> str:
-    with tempfile.TemporaryDirectory(prefix="attnquiz-timed-") as folder:
-        path = Path(folder) / "attention.py"
-        path.write_text(EDITOR_TEMPLATE, encoding="utf-8")
-        subprocess.run([*shlex.split(editor), str(path)], check=False)
-        text = path.read_text(encoding="utf-8")
+    """The code the learner wrote in `editor` (on a `.py` file with the template), without the
+    template's comment lines at the top."""
+    import click
+
+    text = click.edit(EDITOR_TEMPLATE, editor=editor, extension=".py", require_save=False) or ""
     lines = text.splitlines()
     while lines and (lines[0].startswith("# ") or not lines[0].strip()):
         lines.pop(0)

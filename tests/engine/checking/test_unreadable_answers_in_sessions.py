@@ -1,7 +1,7 @@
 """An answer that cannot be read is not graded: the learner types again and nothing is logged.
 
-Scripted mode (SPEC.md): a note on stderr says what could not be read, the next line answers the
-same question, and after three unreadable lines in a row the question counts as Again.
+Scripted mode (docs/spec.md): a note on stderr says what could not be read, the next line answers
+the same question, and after three unreadable lines in a row the question counts as Again.
 Interactive mode is driven through a real pseudo-terminal, as a learner at a terminal uses it.
 """
 

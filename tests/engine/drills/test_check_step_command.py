@@ -1,7 +1,7 @@
 """`attnquiz check SET DRILL --step N --answer TEXT [--json]`: one line of a derivation drill.
 
 The line is graded as step N of the shipped drill, from the state after steps 1..N-1, in the
-bounded checking worker; the JSON has the SPEC's fields plus `step`; exit 0 right, 1 not right,
+bounded checking worker; the JSON has docs/spec.md's fields plus `step`; exit 0 right, 1 not right,
 2 for an unknown set, drill or step, one line on stderr and never a traceback.
 """
 

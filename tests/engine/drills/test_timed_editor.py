@@ -1,0 +1,33 @@
+"""The timed drill's code question in `$VISUAL`/`$EDITOR`: the learner's editor runs on a `.py`
+file with the template, and what they saved is the answer, without the template's comments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.drills.timed.view import EDITOR_TEMPLATE, _edit
+
+CODE = "def attention(Q, K, V):\n    return Q\n"
+
+
+def _editor(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "editor.sh"
+    script.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_the_saved_code_is_the_answer_without_the_template(tmp_path: Path) -> None:
+    seen = tmp_path / "seen.txt"
+    editor = _editor(tmp_path, f'cp "$1" {seen}; printf \'{CODE}\' >> "$1"')
+    assert _edit(editor) == CODE.rstrip("\n")
+    assert seen.read_text(encoding="utf-8") == EDITOR_TEMPLATE  # the editor got the template
+
+
+def test_an_editor_given_with_arguments_runs_with_them(tmp_path: Path) -> None:
+    editor = _editor(tmp_path, f'[ "$1" = "--wait" ] && printf \'{CODE}\' >> "$2"')
+    assert _edit(f"{editor} --wait") == CODE.rstrip("\n")
+
+
+def test_nothing_written_is_no_answer(tmp_path: Path) -> None:
+    assert _edit(_editor(tmp_path, "true")) == ""
