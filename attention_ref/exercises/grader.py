@@ -63,7 +63,7 @@ def grade_exercise(
     exercise lists (default: every mistake known for the battery); `seed` replays a run.
     """
     battery = battery or exercise
-    text = path.read_text(encoding="utf-8") if source is None else source
+    text = path.read_text(encoding="utf-8-sig") if source is None else source
     grade = Grade(False, "pass", exercise, function, [], [])
     problem = _unreadable(text, function)
     if problem is not None:

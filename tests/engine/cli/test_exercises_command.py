@@ -109,6 +109,17 @@ def test_submit_grades_a_file_as_the_exercise(capsys, tmp_path: Path) -> None:
     assert code == 1 and report["verdict"] == "wrong" and report["diagnosis"] == ["global_max"]
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_graded_as_its_code(capsys, tmp_path: Path) -> None:
+    # Some editors (Windows Notepad) begin UTF-8 files with a BOM; Python runs them as they are.
+    good = tmp_path / "good.py"
+    good.write_bytes(b"\xef\xbb\xbf" + SOLUTION.encode())
+    code, out, _ = attnquiz(
+        capsys, "submit", str(good), "--exercise", "stable-softmax", "--json", "--no-time"
+    )
+    report = json.loads(out)
+    assert code == 0 and report["passed"], report["message"]
+
+
 def test_the_readable_report_words_the_mistake_and_shows_the_solution_after_a_pass(
     capsys, tmp_path: Path
 ) -> None:
