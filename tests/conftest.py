@@ -3,6 +3,7 @@ set, and `run`, the command line run in-process."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -18,6 +19,25 @@ if TYPE_CHECKING:
     from engine.checking.worker.bounded import BoundedChecker
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With bytecode writing turned off (PYTHONDONTWRITEBYTECODE), every xdist worker and every
+    Python process a test starts (the command line, the checking worker) compiles each module
+    it imports from source, and pytest rewrites every test module afresh: seconds of CPU per
+    process. For this test run only, write the bytecode instead under pytest's own cache folder
+    (.pytest_cache, which git ignores), never beside the sources: processes share it, later
+    runs reuse it. Skipped under `-p no:cacheprovider`, and when bytecode is written anyway."""
+    cache = getattr(config, "cache", None)  # None under `-p no:cacheprovider`
+    if not sys.dont_write_bytecode or sys.pycache_prefix or cache is None:
+        return
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
+        return
+    prefix = str(cache.mkdir("pycache"))
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)

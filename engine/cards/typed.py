@@ -256,10 +256,10 @@ class ShapeItem(TypedItem):
     def grade_in_process(self, answer: str) -> Verdict:
         from engine.checking import check_shape, parse_shape
 
-        verdict = check_shape(answer, self.answer, aliases=self.symbols)
+        verdict = check_shape(answer, self.answer, aliases=self.symbols, question=self.prompt)
         if verdict.correct or not verdict.valid:
             return verdict
-        given = parse_shape(answer, aliases=self.symbols)
+        given = parse_shape(verdict.interpreted_as, aliases=self.symbols)
         for mistake in self.mistakes:
             if parse_shape(mistake.answer, aliases=self.symbols) == given:
                 return replace(verdict, feedback=mistake.message)

@@ -8,11 +8,12 @@ takes too long gets a "could not check this step in time" verdict, never a hung 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
 from engine.checking.derivation.bounded import check_step
-from engine.checking.derivation.step import StepVerdict, split_sides
+from engine.checking.derivation.step import Assumptions, StepVerdict, split_sides
 from engine.checking.worker.bounded import Checker
 from engine.drills.model import Drill, DrillStep
 from engine.errors import AnswerError, BankError
@@ -64,6 +65,11 @@ def judge_line(
     when the line also ends in that step's form (as the checker reads both). Skipping only runs
     along `follows` steps: a step judged by its value alone, or rated by the learner, has to be
     done in its own line.
+
+    Skipping is going further, not leaving the step out: a line that only states, in closed
+    form, the result the chain of steps ends with (`0`, `d_k`, `1`) where the step asks for a
+    form (a sum, an E, a Var) is not this step, whatever its value, unless the same line shows
+    the step on the way there (`Σ_a E[q_a] E[k_a] = 0`).
     """
     step = drill.steps[index]
     assumptions = drill.assumptions.for_checker()
@@ -75,19 +81,64 @@ def judge_line(
     )
     if not verdict.correct:
         return Judgement(verdict, None)
-    if not skip_ahead:
-        return Judgement(verdict, index)
     end = index
     while end + 1 < len(drill.steps) and drill.steps[end + 1].check == "follows":
         end += 1
+    if (
+        end > index
+        and verdict.closed
+        and _reaches_form(checker, before, text, drill.steps[end].expect, assumptions)
+        and not check_step(checker, None, last_side(step.expect), assumptions=assumptions).closed
+        and not _shows_on_the_way(checker, before, text, step.expect, assumptions)
+    ):
+        return Judgement(
+            dataclasses.replace(verdict, reaches_expected=False, message=NO_WORKING), None
+        )
+    if not skip_ahead:
+        return Judgement(verdict, index)
     for later in range(end, index, -1):
-        expected = drill.steps[later].expect
-        ahead = check_step(checker, before, text, expected=expected, assumptions=assumptions)
-        if ahead.correct and _shown_last(ahead.interpreted_as) == _shown_last(
-            check_step(checker, None, last_side(expected), assumptions=assumptions).interpreted_as
-        ):
+        ahead = _reaches_form(checker, before, text, drill.steps[later].expect, assumptions)
+        if ahead is not None:
             return Judgement(ahead, later)
     return Judgement(verdict, index)
+
+
+NO_WORKING = (
+    "right value, but that is where the derivation ends, with this step left out: write the "
+    "step this line asks for (you may go on from it in the same line, with `=`)"
+)
+
+
+def _reaches_form(
+    checker: Checker, before: str | None, text: str, expected: str, assumptions: Assumptions
+) -> StepVerdict | None:
+    """The verdict on `text` as the step `expected`, when it ends in that step's form."""
+    ahead = check_step(checker, before, text, expected=expected, assumptions=assumptions)
+    if ahead.correct and _shown_last(ahead.interpreted_as) == _shown_last(
+        check_step(checker, None, last_side(expected), assumptions=assumptions).interpreted_as
+    ):
+        return ahead
+    return None
+
+
+def _shows_on_the_way(
+    checker: Checker, before: str | None, text: str, expected: str, assumptions: Assumptions
+) -> bool:
+    """Whether a chain `a = b = c` reaches `expected` before its last side (at `b`)."""
+    try:
+        sides = split_sides(text)
+    except AnswerError:
+        return False
+    for stop in range(len(sides) - 1, 0, -1):
+        prefix = "=".join(sides[:stop])
+        if (
+            prefix.strip(" =")
+            and check_step(
+                checker, before, prefix, expected=expected, assumptions=assumptions
+            ).correct
+        ):
+            return True
+    return False
 
 
 def _shown_last(interpreted: str) -> str:

@@ -1,4 +1,4 @@
-"""The flash kernel's parts: its polynomial exp, its block product, its tile order.
+"""The flash kernel's parts: its polynomial exp, its block product, how it hands out work.
 
 The end-to-end agreement with the reference is in test_kernel.py; these pin down the pieces
 that make the kernel fast, so a regression in one shows up by name.
@@ -15,12 +15,17 @@ import pytest
 from attention_ref.kernel import (
     _COLUMNS_32,
     _COLUMNS_64,
+    _NARROWEST_TASK,
     _ROWS,
-    _balanced_tile,
+    _TASKS_PER_THREAD,
+    _claim,
     _exp2_row,
     _exp2_rows,
     _product_add,
     _product_set,
+    _product_set_max,
+    _task_rows,
+    _task_tile,
     _vector_bytes,
     flash_attention,
 )
@@ -132,14 +137,85 @@ def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
     assert np.array_equal(c_store[untouched], before[untouched])
 
 
-@pytest.mark.parametrize("tiles", [1, 2, 7, 16])
-def test_tiles_are_visited_first_last_second_so_halves_carry_equal_causal_work(tiles: int) -> None:
-    order = [_balanced_tile(p, tiles) for p in range(tiles)]
-    assert sorted(order) == list(range(tiles))
-    # Under a causal mask, tile i costs ~ i + 1 key tiles: each consecutive pair costs the same,
-    # so equal contiguous shares of the order carry equal work.
-    pairs = {order[p] + order[p + 1] for p in range(0, tiles - 1, 2)}
-    assert pairs <= {tiles - 1}
+@numba.njit
+def set_product_max(a, b, c, c0, c_row, m, m0, rows):  # type: ignore[no-untyped-def]
+    _product_set_max(a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows", [0, 1, 4, _ROWS])
+def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_rows(
+    dtype: Any, rows: int
+) -> None:
+    """S^T's columns maxima taken as the block leaves the registers: only rows < `rows` count
+    (the rest are keys past the tile), and a column keeps its old maximum when that is larger."""
+    rng = np.random.default_rng(rows)
+    nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
+    a = rng.standard_normal((_ROWS, 5)).astype(dtype)
+    b = rng.standard_normal((5, nr)).astype(dtype)
+    c = np.zeros((_ROWS, nr + 2), dtype=dtype)
+    m = rng.standard_normal(nr + 3).astype(dtype)
+    m[1:7] = -np.inf  # columns that have seen nothing yet
+    m[7] = 1e9  # a column whose running maximum no score here reaches
+    before = m.copy()
+    set_product_max(a, b, c, 1, nr + 2, m, 1, rows)
+    product = a @ b
+    np.testing.assert_allclose(c[:, 1 : 1 + nr], product, rtol=1e-5)
+    expected = before.copy()
+    if rows:
+        expected[1 : 1 + nr] = np.maximum(before[1 : 1 + nr], c[:rows, 1 : 1 + nr].max(axis=0))
+    assert np.array_equal(m, expected)
+    assert m[7] == 1e9
+
+
+@numba.njit(parallel=True)
+def _claim_everything(counter: np.ndarray, taken: np.ndarray) -> None:
+    """Every thread claims numbers from counter until they run out, and counts each it got."""
+    for _ in numba.prange(numba.get_num_threads()):
+        n = _claim(counter)
+        while n < taken.size:
+            taken[n] += 1
+            n = _claim(counter)
+
+
+def test_threads_claiming_tasks_from_the_shared_counter_get_each_task_exactly_once() -> None:
+    taken = np.zeros(20_000, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    _claim_everything(counter, taken)
+    assert np.array_equal(taken, np.ones_like(taken))
+    # every thread took one number past the end before it stopped
+    assert counter[0] == taken.size + numba.get_num_threads()
+
+
+@pytest.mark.parametrize(("batch", "tiles"), [(1, 1), (1, 7), (3, 16)])
+def test_tasks_cover_every_tile_once_the_costliest_of_each_entry_first(
+    batch: int, tiles: int
+) -> None:
+    order = [_task_tile(task, tiles) for task in range(batch * tiles)]
+    assert sorted(order) == [(b, t) for b in range(batch) for t in range(tiles)]
+    # Under a causal mask a later query tile sees more keys: each entry's tiles go last to first.
+    for b in range(batch):
+        assert [t for e, t in order if e == b] == list(range(tiles - 1, -1, -1))
+
+
+@pytest.mark.parametrize(
+    ("t_q", "batch", "block_q", "threads", "rows"),
+    [
+        (2048, 1, 256, 2, 256),  # 8 tiles: 4 per thread already
+        (2048, 1, 256, 4, 128),  # 16 narrower tasks for 4 threads
+        (512, 1, 256, 2, 128),  # never narrower than _NARROWEST_TASK
+        (4096, 64, 256, 2, 256),  # a batch gives plenty of tasks
+        (100, 1, 256, 2, 100),  # one short tile stays one tile
+        (50, 3, 4, 2, 4),  # a small block_q the caller chose is kept
+    ],
+)
+def test_few_query_tiles_are_cut_into_narrower_tasks_so_every_thread_gets_several(
+    t_q: int, batch: int, block_q: int, threads: int, rows: int
+) -> None:
+    got = _task_rows(t_q, batch, block_q, threads)
+    assert got == rows
+    tasks = batch * -(-t_q // got)
+    assert tasks >= _TASKS_PER_THREAD * threads or got // 2 < _NARROWEST_TASK or got == t_q
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

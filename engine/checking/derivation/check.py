@@ -6,6 +6,7 @@ checking worker; see the package's `__init__` for how a step is judged.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
@@ -39,14 +40,41 @@ def check_step(
         known = [(reader.author_side(text), message) for text, message in mistakes]
     except (AnswerError, CannotEvaluate) as error:
         raise BankError([f"a derivation step cannot be read: {error}"]) from None
+    note = ""
     try:
         sides = reader.learner_sides(step, continues=before is not None)
     except AnswerError as error:
-        return StepVerdict(readable=False, valid=False, reaches_expected=False, message=str(error))
+        # A line may end with its reason or unit in words, or with a rounded value: the
+        # expression before them is the step (`since E[q_a] = 0`, `FLOPs`, `√512 ≈ 22.63`).
+        rest = reader.split_off_words(step) or reader.split_off_rounding(step)
+        try:
+            if rest is None:
+                raise
+            sides = reader.learner_sides(rest[0], continues=before is not None)
+        except AnswerError:
+            return StepVerdict(
+                readable=False, valid=False, reaches_expected=False, message=str(error)
+            )
+        except CannotEvaluate as cannot:
+            return unchecked(f"could not check this step: {cannot}")
+        added = _note(rest, sides[-1].expr)
+        if added is None:
+            return StepVerdict(
+                readable=False, valid=False, reaches_expected=False, message=str(error)
+            )
+        step, note = rest[0], added
+        if note.startswith("`"):  # the rounded value does not hold
+            return StepVerdict(
+                readable=True, valid=False, reaches_expected=False, message=note,
+                interpreted_as=" = ".join(side.shown for side in sides),
+            )  # fmt: skip
     except CannotEvaluate as error:
         return unchecked(f"could not check this step: {error}")
     try:
-        return judge(reader, before, sides, target, known, continuation=step.strip()[:1] == "=")
+        verdict = judge(reader, before, sides, target, known, continuation=step.strip()[:1] == "=")
+        if note:
+            verdict = dataclasses.replace(verdict, message=verdict.message + note)
+        return verdict
     except CannotEvaluate as error:
         return unchecked(
             f"could not check this step: {error}",
@@ -54,3 +82,26 @@ def check_step(
         )
     except (Exception, RecursionError):  # a last line of defence: never a traceback
         return unchecked("could not check this step; try writing it more simply")
+
+
+def _shortened(words: str, limit: int = 40) -> str:
+    return words if len(words) <= limit else words[: limit - 1].rstrip() + "…"
+
+
+def _note(rest: tuple[str, str], last: object) -> str | None:
+    """What to add to the verdict on a line read without its words or its rounded value: a
+    note that the words are not checked; for a rounded value, nothing when it holds to its
+    digits, a message (starting with a backtick) when it does not, None when the side it
+    rounds is not a number."""
+    expression, tail = rest
+    if not tail.startswith("≈"):
+        return f" (the words `{_shortened(tail)}` are not checked)"
+    shown = tail.removeprefix("≈").strip()
+    digits = len(shown.partition(".")[2])
+    try:
+        value = float(last)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if abs(value - float(shown)) <= 0.5 * 10.0**-digits * (1 + 1e-9):
+        return ""
+    return f"`{expression.strip()} ≈ {shown}` does not hold: it is {value:.6g}"

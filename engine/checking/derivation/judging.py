@@ -20,6 +20,13 @@ from engine.checking.derivation.messages import (
 )
 from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
+from engine.checking.derivation.substitution import misplaced_values
+
+MISPLACED = (
+    "the value is right, but not how you got it: each E, Var or Σ you replace by a number "
+    "must become its own value, with the same operations (×, −, /) around it as in the line "
+    "before"
+)
 
 
 def judge(
@@ -38,7 +45,9 @@ def judge(
     rules: set[str] = set()
     for position, (left, right) in enumerate(itertools.pairwise(chain)):
         from_previous = before is not None and position == 0
-        if reader.follows(left.value, right.value):
+        follows = reader.follows(left.value, right.value)
+        misplaced = follows and misplaced_values(reader, left.text, right.text)
+        if follows and not misplaced:
             rules |= _rules_of_link(left, right)
             continue
         broken.append(
@@ -50,9 +59,15 @@ def judge(
                 from_previous_line=from_previous,
             )
         )
-        message = message or explain(reader, left, right, from_previous, known)
+        message = message or (
+            MISPLACED if misplaced else explain(reader, left, right, from_previous, known)
+        )
     last = sides[-1]
     reaches, not_there = _reaches(reader, before, last, target, known)
+    if not reaches and before is not None and len(sides) > 1 and _restates(before, last):
+        # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
+        # it came from, stating the identity; the step is the side before the return.
+        reaches = any(_reaches(reader, before, side, target, known)[0] for side in sides[:-1])
     if not broken:
         message = not_there if not reaches else correct_message(reader, rules)
     ordered = tuple(rule for rule in NOTES if rule in rules)
@@ -66,6 +81,7 @@ def judge(
         value=reader.show_value(last.value),
         last_side=last.text,
         rules=ordered if not broken else (),
+        closed=reader.is_closed(last),
     )
 
 
@@ -114,7 +130,60 @@ def _reaches(
     unfinished = _unfinished(last, target)
     if unfinished:
         return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+    if not _same_fraction(reader, target, last):
+        return False, (
+            "right value, but not the fraction this step asks for: it asks for "
+            f"{target.shown}, with that numerator and denominator"
+        )
     return True, ""
+
+
+def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
+    """Whether `last` is the fraction `target` is, when both are fractions with a symbolic
+    denominator: the same numerator up to a number (`T d_k/(4(d_k + T))` and
+    `0.25 T d_k/(d_k + T)`), not the same value reached another way (`1/(4(1/T + 1/d_k))` for
+    `d_k/(4(1 + d_k/T))`, `2T² d_k/(8T d_k + 8T²)` left unsimplified, or top and bottom
+    multiplied by e^m where the step asks for e^{-m}). A factor in names the asked fraction
+    does not use is not about its form (e^{s_i - m}/Σ_j e^{s_j - m} where only the value of
+    e^{s_i}/Σ_j e^{s_j} is asked for). A denominator asked for as a sum is a sum, not a
+    factor times a sum (e^{-m} Σ_j e^{s_j} for Σ_j e^{s_j - m}). Both are read as written
+    where SymPy can (`_as_written`): its own simplification would cancel the e^{-m} the step
+    is about.
+    """
+    import sympy
+
+    try:
+        written, line = _as_written(reader, target), _as_written(reader, last)
+        top, bottom = sympy.fraction(written, exact=True)
+        line_top, line_bottom = sympy.fraction(line, exact=True)
+        if not (bottom.free_symbols and line_bottom.free_symbols):
+            return True
+        if _is_sum(bottom) and not _is_sum(line_bottom):
+            return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
+        top, line_top = top.doit(), line_top.doit()
+        ratio = sympy.simplify(line_top / top)
+        if ratio != 0 and not ratio.free_symbols & written.free_symbols:
+            return True  # scaled by a number, or by what the asked fraction does not use
+        return reader.same(reader.value_of(line_top), reader.value_of(top))
+    except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
+        return True
+
+
+def _is_sum(expr: Any) -> bool:
+    import sympy
+
+    return isinstance(expr, sympy.Function) and str(expr.func) == "sum"
+
+
+def _as_written(reader: StepReader, side: Side) -> Any:
+    """A side read without SymPy's simplification where SymPy can build it so, else as read."""
+    import sympy
+
+    try:
+        with sympy.evaluate(False):
+            return reader.read(side.text)
+    except (Exception, RecursionError):
+        return side.expr
 
 
 def _unfinished(last: Side, target: Side) -> set[str]:

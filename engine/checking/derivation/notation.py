@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
+from engine.checking.equivalence.vector import split_outside_brackets
 from engine.checking.reading.safe_ast import check_size
 from engine.checking.reading.typography import to_ascii
 from engine.errors import AnswerError
@@ -32,7 +33,20 @@ _BY = "_by_"
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
 _LATEX_BEFORE = [
+    # A command starts a new token even right after a letter: `\sum_j\exp(s_j)` is Σ_j exp(s_j).
+    (re.compile(r"(?<=[A-Za-z0-9])\\(?=[A-Za-z])"), r" \\"),
+    # A vector's arrow or bold face is only its typography: `\vec{q}\cdot\vec{k}` is q·k.
+    (re.compile(r"\\(?:vec|mathbf|boldsymbol)\s*\{\s*([A-Za-z])\s*\}"), r"\1"),
+    (re.compile(r"\\vec\s+([A-Za-z])(?![A-Za-z])"), r"\1"),
+    # σ² applied to something is its variance: `σ²(q·k)`, `\sigma^2(q_a k_a)`.
+    (
+        re.compile(
+            r"(?:σ|\\sigma(?![A-Za-z])|(?<![A-Za-z])sigma)\s*(?:²|\^\s*\{?\s*2\s*\}?)\s*(?=[(\[])"
+        ),
+        "Var",
+    ),
     (re.compile(r"\^\s*\{?\s*⊤\s*\}?"), "⊤"),  # A^⊤ is Aᵀ
+    (re.compile(r"\\[lc]?dots(?![A-Za-z])|⋯"), "..."),  # the ellipsis of a written-out sum
     (re.compile(r"\\mathbb\s*\{\s*E\s*\}|\\mathbb\s+E(?![A-Za-z])|𝔼"), "E"),
     (re.compile(r"\\mathbb\s*\{\s*V\s*\}|\\mathbb\s+V(?![A-Za-z])|𝕍"), "Var"),
     (re.compile(r"\\(?:operatorname|mathrm|text)\s*\{\s*(E|Var)\s*\}"), r"\1"),
@@ -103,10 +117,113 @@ def rewrite_derivation(
     for pattern, replacement in _LATEX_BEFORE:
         text = pattern.sub(replacement, text)
     text = to_ascii(text)
+    if isinstance(indices, Mapping):
+        text = _written_out_sums(text, indices, rename or {})
     text = _square_brackets_to_calls(text)
     text = _mark_dot_products(text, vectors)
     text = _mark_derivatives(text, quantities, rename or {})
     return _mark_sums(text, set(indices))
+
+
+_MAX_TERM, _MAX_PLACES = 200, 6
+_ELLIPSIS = re.compile(r"\+\s*\.\.\.\s*\+")
+# A subscript that is one of the numbers 1, 2 or the last index of a written-out sum.
+_SUBSCRIPT_TEXT = (
+    r"_(?:\(\s*([A-Za-z0-9_]+)\s*\)|([0-9]+)|([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?))"
+)
+_SUBSCRIPT = re.compile(_SUBSCRIPT_TEXT)
+
+
+def _written_out_sums(text: str, sizes: Mapping[str, str], rename: Mapping[str, str]) -> str:
+    """`E[q_1 k_1] + E[q_2 k_2] + ... + E[q_(d_k) k_(d_k)]` -> `sum_a (E[q_a k_a])`.
+
+    The two terms before the ellipsis must be one term with a subscript 1 and then 2 in the
+    same places, and the term after it the same with the last index, which must be the range
+    of one of the question's indices (d_k for a, n for j); anything else is left as it is.
+    """
+    for _ in range(8):  # a line has at most a few written-out sums
+        match = _ELLIPSIS.search(text)
+        if match is None:
+            return text
+        start = _group_edge(text, match.start(), -1)
+        end = _group_edge(text, match.end(), 1)
+        before = split_outside_brackets(text[start : match.start()], "+")
+        after = split_outside_brackets(text[match.end() : end], "+")
+        if len(before) < 2 or not after:
+            return text
+        first, second, last = before[-2], before[-1], after[0]
+        template, other = _template(first, "1"), _template(second, "2")
+        if template is None or other is None or template.split() != other.split():
+            return text
+        if len(template) > _MAX_TERM or template.count("\x00") > _MAX_PLACES:
+            return text  # a term this long is no written-out sum a learner types
+        bound = _bound(template, last)
+        index = next(
+            (
+                i
+                for i, size in sizes.items()
+                if bound is not None
+                and rename.get(bound, bound) == size
+                and not re.search(rf"_\(?{i}\b", text)
+            ),
+            None,
+        )
+        if index is None:
+            return text
+        body = template.replace("\x00", f"_{index} ")
+        head = "+".join(before[:-2])
+        tail = "+".join(after[1:])
+        written = f"{head}{'+' if head.strip() else ''}sum_{index} ({body})"
+        text = text[:start] + written + ("+" + tail if tail.strip() else "") + text[end:]
+    return text
+
+
+def _template(term: str, number: str) -> str | None:
+    """`E(q_1 k_1)` with number 1 -> `E(q\x00 k\x00)`; None when no subscript is `number`."""
+    found = False
+
+    def mark(match: re.Match[str]) -> str:
+        nonlocal found
+        if next(group for group in match.groups() if group is not None) == number:
+            found = True
+            return "\x00"
+        return match.group(0)
+
+    template = _SUBSCRIPT.sub(mark, " ".join(term.split()))
+    return template if found else None
+
+
+def _bound(template: str, term: str) -> str | None:
+    """The last index of a written-out sum: what `term` has wherever `template` has \x00."""
+    pieces = [re.escape("".join(piece.split())) for piece in template.split("\x00")]
+    pattern = _SUBSCRIPT_TEXT.join(pieces)
+    found = re.fullmatch(pattern, "".join(term.split()))
+    if found is None:
+        return None
+    values = {value for value in found.groups() if value is not None}
+    return values.pop() if len(values) == 1 else None
+
+
+def _group_edge(text: str, position: int, step: int) -> int:
+    """Where the expression around `position` ends going left (step -1) or right (step 1):
+    at a bracket that is not closed within it, or at `=` or `,` outside brackets."""
+    opening, closing = (
+        (_CLOSE_BRACKETS, _OPEN_BRACKETS) if step < 0 else (_OPEN_BRACKETS, _CLOSE_BRACKETS)
+    )
+    depth = 0
+    while position > 0 if step < 0 else position < len(text):
+        char = text[position - 1] if step < 0 else text[position]
+        if char in opening:
+            depth += 1
+        elif char in closing or (char in "=," and depth == 0):
+            if depth == 0:
+                return position
+            depth -= 1
+        position += step
+    return position
+
+
+_OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
 
 
 def _square_brackets_to_calls(text: str) -> str:

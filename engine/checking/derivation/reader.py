@@ -44,6 +44,75 @@ MAX_SIDES = 6
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 _USES = re.compile(r"\(this question uses [^)]*\)")
 _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
+# A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
+# command, a subscript, a call or a name with a subscript or power.
+_WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
+_OPENERS, _CLOSERS = "([{", ")]}"
+# Words that are no prose: letters spelled out (`lambda`, `sigma`) and Python's own words, which
+# mark a line as code, not as an expression with its reason.
+_NOT_PROSE = frozenset(
+    [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "iota",
+        "kappa",
+        "lambda",
+        "lamda",
+        "mu",
+        "nu",
+        "xi",
+        "omicron",
+        "pi",
+        "rho",
+        "sigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "chi",
+        "psi",
+        "omega",
+        "Delta",
+        "Sigma",
+        "Gamma",
+        "Lambda",
+        "Omega",
+        "Phi",
+        "Psi",
+        "Theta",
+        "Pi",
+        "def",
+        "class",
+        "import",
+        "return",
+        "yield",
+        "async",
+        "await",
+        "nonlocal",
+        "global",
+        "del",
+        "pass",
+        "elif",
+        "assert",
+        "raise",
+        "except",
+        "finally",
+        "None",
+        "True",
+        "False",
+        "print",
+        "exec",
+        "eval",
+        "open",
+    ]
+)
+# An exact value followed by its rounding: `√512 ≈ 22.63`, `\sqrt{512} \approx 22.6`.
+_ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)\s*", re.DOTALL)
 
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).
@@ -151,6 +220,10 @@ class StepReader:
         symbols |= set(self.aliases)
         return {s for s in symbols if s}
 
+    def names_in(self, text: str) -> set[str]:
+        """The declared and defined names `text` uses (what an author's line may name)."""
+        return self._names_in(text)
+
     def _names_in(self, text: str) -> set[str]:
         try:
             rewritten = self._rewrite(text)
@@ -205,6 +278,15 @@ class StepReader:
 
     def read(self, text: str, *, extra: set[str] | None = None) -> Any:
         """Read one side into SymPy, or raise AnswerError saying why not."""
+        tree, vocabulary = self.tree(text, extra=extra)
+        expr = build(tree, vocabulary)
+        if isinstance(expr, tuple):
+            raise AnswerError("could not read this: type one expression")
+        return expr
+
+    def tree(self, text: str, *, extra: set[str] | None = None) -> tuple[Any, Vocabulary]:
+        """One side as its checked syntax tree (as written, nothing simplified), with the
+        vocabulary that builds it or any part of it; AnswerError when it cannot be read."""
         if found := _MARKER_NAME.search(text):
             raise AnswerError(f"could not read this: `{found.group(0)}` is not a known name")
         rewritten = self._rewrite(text)
@@ -225,10 +307,7 @@ class StepReader:
             raise AnswerError(_without_markers(message)) from None
         except (Exception, RecursionError):
             raise AnswerError("could not read this: it is not an expression") from None
-        expr = build(tree, vocabulary)
-        if isinstance(expr, tuple):
-            raise AnswerError("could not read this: type one expression")
-        return expr
+        return tree, vocabulary
 
     def side(self, text: str, expr: Any, misconceptions: Misconceptions | None = None) -> Side:
         lowering = Lowering(self.model, misconceptions, self.definitions)
@@ -271,6 +350,46 @@ class StepReader:
                 raise AnswerError(f"{error} (in `{text.strip()}`)") from None
             sides.append(self.side(text, expr))
         return sides
+
+    def split_off_words(self, step: str) -> tuple[str, str] | None:
+        """`Σ_a Var(q_a k_a)  (the terms are independent)` -> the expression and the words.
+
+        A line may end with its reason or its unit in words (`by linearity`, `since E[q_a] = 0`,
+        `, so the std is √d_k`, `FLOPs`), or open with them (`by independence: ...`, `so ...`).
+        The expression is what follows the opening words and comes before the next word that
+        is none of the question's names (and before a bracket that word opened); None when
+        there are no such words or no expression between them.
+        """
+        known = self.symbols | {s for spellings in self.aliases.values() for s in spellings}
+        known |= set(self.assumptions.matrices) | _NOT_PROSE
+        if any(word.group(0) in _NOT_PROSE for word in _WORD.finditer(step)):
+            return None  # code, or a letter the reader does not know here: not prose
+        start = 0
+        while (opening := _WORD.match(step, _skip_separators(step, start))) and (
+            opening.group(0) not in known
+        ):
+            start = _skip_separators(step, opening.end())
+        words = [step[:start].strip(" \t,;:")] if start else []
+        rest = step[start:]
+        for match in _WORD.finditer(rest):
+            if match.group(0) in known:
+                continue
+            cut = _unclosed_opener(rest[: match.start()])
+            words.append(rest[cut:].strip())
+            rest = rest[:cut].rstrip(" \t,;:—–(")
+            break
+        if not words or not rest.strip(" ="):
+            return None
+        return rest, " … ".join(words)
+
+    @staticmethod
+    def split_off_rounding(step: str) -> tuple[str, str] | None:
+        """`√512 ≈ 22.63` -> (`√512`, `≈ 22.63`): a rounded value after the exact one; None
+        when the line does not end so."""
+        found = _ROUNDED.fullmatch(step)
+        if found is None or not found.group(1).strip(" ="):
+            return None
+        return found.group(1), "≈ " + found.group(2)
 
     def _is_label(self, text: str) -> bool:
         """Whether a first side only names the quantity: a word, or a derivative of a name
@@ -476,6 +595,24 @@ class StepReader:
             or any(read_marker(n) for n in names)
             or any(self.model.component(n) for n in names)
         )
+
+
+def _skip_separators(text: str, position: int) -> int:
+    """Where the next word or expression starts after `position`: past spaces and `,;:`."""
+    while position < len(text) and text[position] in " \t,;:":
+        position += 1
+    return position
+
+
+def _unclosed_opener(text: str) -> int:
+    """Where the first bracket of `text` left open starts (the length of `text` if none is)."""
+    open_at: list[int] = []
+    for position, char in enumerate(text):
+        if char in _OPENERS:
+            open_at.append(position)
+        elif char in _CLOSERS and open_at:
+            open_at.pop()
+    return open_at[0] if open_at else len(text)
 
 
 def _tidy(text: str) -> str:

@@ -62,7 +62,7 @@ class StepVerdict:
     last side equals the expected step (in closed form when the expected step is closed; True
     when nothing is expected). `checked` is False for a readable line the checker cannot reduce
     (or could not reduce in time). `last_side` is the text to pass as `previous` for the next
-    line.
+    line; `closed` says whether that side is a closed form (no E, Var, Σ, ∂ or random component).
     """
 
     readable: bool
@@ -75,6 +75,7 @@ class StepVerdict:
     last_side: str = ""
     rules: tuple[str, ...] = ()
     checked: bool = True
+    closed: bool = False
 
     @property
     def correct(self) -> bool:

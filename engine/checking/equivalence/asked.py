@@ -11,6 +11,7 @@ names nothing the question mentions, and nothing recognisably different (`FLOPs 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -171,6 +172,16 @@ _TRAILING_WORD = re.compile(r"(.*?[\w)\]%])\s+([A-Za-z]{2,})\.?\s*", re.DOTALL)
 _FILLER_WORDS = frozenset({"total", "in", "each", "per", "at", "of", "all", "the", "overall"})
 # Nouns that only say an answer counts numbers: `T(T + d_v) floats`.
 _FILLER_WORDS |= {"numbers", "floats", "values", "entries", "elements", "scalars"}
+# Nouns that only say an answer counts a vector's components: `16 dims` for a head size.
+_FILLER_WORDS |= {"dims", "dim", "dimensions", "components", "features"}
+# An answer after a word: `weight 0` to "what weight does it get".
+_LEADING_WORD = re.compile(r"\s*([A-Za-z]{3,})\s+(\S.*?)\s*", re.DOTALL)
+# Words that change what follows them: never dropped in front of an answer.
+_CHANGING_WORDS = frozenset(
+    {"not", "never", "less", "more", "than", "except", "without", "nor", "neither", "minus"}
+    | {"above", "below", "over", "under", "plus", "times", "half", "twice", "double", "square"}
+    | {"negative", "inverse", "reciprocal", "root", "log", "exp", "power", "percent"}
+)
 MAX_TRAILING_WORDS = 4
 
 
@@ -178,10 +189,37 @@ def without_counted_noun(answer: str, question: str) -> str:
     """`answer` without trailing words that only say what it counts, in the question's own
     words or a few fillers: `i keys` to "how many keys", `40 dims` to "which head dimension",
     `16 MiB per head` to "one head's score matrix", `2.1 seconds at best` to "at best, how many
-    seconds". A unit ends the words (it is converted, or wrong); any other word keeps them all."""
+    seconds". A unit ends the words (it is converted, or wrong); any other word keeps them all.
+    Words of the question in front of the answer restate what is asked (`weight 0`)."""
     from engine.checking.equivalence.units import known_unit
 
     asked = set(re.findall(r"[a-z]{3,}", question.lower()))
+    shorter = _without_trailing_words(answer, asked, known_unit)
+    if shorter != answer:
+        return shorter
+    dropped = 0
+    while dropped < MAX_TRAILING_WORDS:
+        match = _LEADING_WORD.fullmatch(shorter)
+        if match is None or not _restates(match.group(1).lower(), asked):
+            break
+        shorter, dropped = match.group(2), dropped + 1
+    return shorter if dropped else answer
+
+
+def _restates(word: str, asked: set[str]) -> bool:
+    """Whether `word` is one of the question's own words (or a filler), not one that changes
+    what follows it."""
+    from engine.checking.reading.safe_ast import FUNCTION_NAMES
+
+    if word in _CHANGING_WORDS or word in FUNCTION_NAMES:
+        return False
+    stems = {word, word.removesuffix("s"), word.removesuffix("es")}
+    return word in _FILLER_WORDS or any(
+        len(s) >= 3 and any(w.startswith(s) for w in asked) for s in stems
+    )
+
+
+def _without_trailing_words(answer: str, asked: set[str], known_unit: Callable[[str], bool]) -> str:
     text, dropped = answer, 0
     while dropped < MAX_TRAILING_WORDS:
         match = _TRAILING_WORD.fullmatch(text)

@@ -101,11 +101,33 @@ def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) ->
         except (ValueError, TypeError, ArithmeticError, IndexError, RecursionError) as exc:
             return CodeVerdict(False, _with_no_op(_cannot(exc), no_op, piece))
         candidates = [ref for ref, expected in values.items() if _same(expected, got)]
+        if not candidates and _between_accepted_numbers(list(values.values()), got):
+            return CodeVerdict(True)
         if not candidates:
             if no_op:
                 note = NO_OP_TRANSPOSE.format(call=piece)
             return CodeVerdict(False, note)
     return CodeVerdict(True)
+
+
+def _between_accepted_numbers(accepted: list[Any], got: Any) -> bool:
+    """Whether `got` is a number between accepted ones that are decimals of one sign: a card that
+    accepts -1e4, -1e9 and -np.inf as a mask's "minus infinity" accepts -1e20 too. Whole
+    numbers (an axis: -1 and 1, not 0) and flags are never widened into a range."""
+    import numpy as np
+
+    def real(value: Any) -> bool:
+        return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+            value, bool | np.bool_
+        )
+
+    if not real(got) or len(accepted) < 2 or not all(real(v) for v in accepted):
+        return False
+    if not any(isinstance(v, float | np.floating) for v in accepted) or math.isnan(got):
+        return False
+    if not (all(v > 0 for v in accepted) or all(v < 0 for v in accepted)):
+        return False
+    return bool(min(accepted) <= got <= max(accepted))
 
 
 def _cannot(exc: Exception) -> str:
@@ -176,6 +198,14 @@ def _run(code: str, rng: Any, line: int) -> Any:
                 env[node.id] = _input_for(node.id, _rng_for(base, node.id))
     result: Any = None
     evaluator = _Evaluator(env)
+    # Names the code assigns: one used before its line is defined, only not yet (a wrong piece).
+    evaluator.assigned = {
+        target.id
+        for statement in body
+        if isinstance(statement, ast.Assign)
+        for target in statement.targets
+        if isinstance(target, ast.Name)
+    }
     for statement in body:
         holds_blank = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
         if isinstance(statement, ast.Return) and statement.value is not None:
@@ -199,7 +229,19 @@ def _run(code: str, rng: Any, line: int) -> Any:
 def _environment() -> dict[str, Any]:
     import numpy as np
 
-    return {"np": np, "numpy": np, "math": math, "inf": math.inf, "infinity": math.inf}
+    return {
+        "np": np, "numpy": np, "math": math, "inf": math.inf, "infinity": math.inf,
+        "torch": TORCH,
+    }  # fmt: skip
+
+
+class _Torch:
+    """PyTorch's constants in a NumPy blank (`-torch.inf` in a mask); its functions are not read:
+    they differ from NumPy's in their arguments (torch.transpose(K, 0, 1))."""
+
+
+TORCH = _Torch()
+_TORCH_CONSTANTS = {"inf": math.inf, "pi": math.pi, "e": math.e, "nan": math.nan}
 
 
 def _rng_for(base: int, name: str) -> Any:
@@ -236,6 +278,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
 class _Evaluator:
     def __init__(self, env: dict[str, Any]) -> None:
         self.env = env
+        self.assigned: set[str] = set()
 
     def value(self, node: ast.AST) -> Any:
         if isinstance(node, ast.Constant):
@@ -251,6 +294,8 @@ class _Evaluator:
                 import numpy as np
 
                 return getattr(np, node.id)
+            if node.id in self.assigned:
+                raise _Failure(f"`{node.id}` has no value yet on this line")
             raise _Failure(f"unknown:`{node.id}` is not a name this code defines")
         if isinstance(node, ast.Attribute):
             return self._attribute(node)
@@ -289,6 +334,10 @@ class _Evaluator:
 
         base = self.value(node.value)
         name = node.attr
+        if base is TORCH:
+            if name in _TORCH_CONSTANTS:
+                return _TORCH_CONSTANTS[name]
+            raise _Failure(f"unknown:`torch.{name}` is not part of the NumPy this checker reads")
         if base is np:
             if name in {"inf", "infty", "Inf", "Infinity", "PINF"}:
                 return np.inf

@@ -161,6 +161,12 @@ def check_number(
     except AnswerError as error:
         if _LIST_REFUSED in str(error):  # `[3, 4]`: read, and a list where one number is asked
             return Verdict(correct=False, feedback="the question asks for one number, not a list")
+        if _beyond_floating_point(answer):  # `1.8e308`: a number, typed in full, just too large
+            return Verdict(
+                correct=False,
+                interpreted_as=answer.strip(),
+                feedback=f"{answer.strip()} is nowhere near the answer",
+            )
         return Verdict(correct=False, valid=False, feedback=str(error))
     final = readings[-1]
     assert final is not None
@@ -182,11 +188,15 @@ def check_number(
         disagreement = _rounding_problem(links, before, final, unit, tolerance)
     if disagreement and tolerance.precision is None:
         return wrong(disagreement)
-    if abs(final.value - expected) > allowed and not (
-        # `√512 ≈ 22.6` with a tighter tolerance: the exact link is the answer.
-        before is not None
-        and tolerance.precision is None
-        and abs(before.value - expected) <= allowed
+    if (
+        abs(final.value - expected) > allowed
+        and not (
+            # `√512 ≈ 22.6` with a tighter tolerance: the exact link is the answer.
+            before is not None
+            and tolerance.precision is None
+            and abs(before.value - expected) <= allowed
+        )
+        and not _rounded_operands_allow(links[-1], final, expected, tolerance)
     ):
         miss = _miss(final.value, expected, tolerance)
         if disagreement:
@@ -381,8 +391,61 @@ def _agrees(
     return any(agrees_at_shown_digits(c, value, typed, rounded=rounded) for c in candidates)
 
 
+# `ln(1.8e308)`, `log(1.8 × 10^308)`: the logarithm of a number in scientific notation, read as
+# a human works it out, ln(1.8) + 308 ln(10), so a number beyond floating point (the float64
+# maximum is 1.8e308) is no obstacle. `log` is the natural logarithm, as everywhere here.
+_LOG_OF_SCIENTIFIC = re.compile(
+    r"\b(ln|log)\s*\(\s*(\d+(?:\.\d*)?|\.\d+)\s*"
+    r"(?:[eE]\s*|(?:\*|x|X|×|·|⋅)\s*10\s*(?:\^|\*\*)\s*)\(?\s*\+?(-?\d{1,4})\s*\)?\s*\)"
+)
+
+
+_DECIMAL = re.compile(r"(?<![\w.])\d+\.(\d+)(?![\w.])")
+MAX_ROUNDED_OPERANDS = 8
+
+
+def _rounded_operands_allow(
+    link: str, final: _Reading, expected: float, tolerance: Tolerance
+) -> bool:
+    """Whether arithmetic on decimals rounded to the precision asked for reaches the answer
+    within what that rounding carries through (`0.471 + 0.264` for 0.7355 to 3 decimals: each
+    term may be off by 0.0005). Decimals rounded more coarsely than asked never do."""
+    precision = tolerance.precision
+    decimals = list(_DECIMAL.finditer(link))
+    if precision is None or not decimals or len(decimals) > MAX_ROUNDED_OPERANDS:
+        return False
+    if is_plain_number(link) or not final.unitless:
+        return False
+    spread = 0.0
+    for match in decimals:
+        typed = float(match.group())
+        half = 0.5 * 10.0 ** -len(match.group(1))
+        if half > precision.half_step(typed if precision.significant else expected):
+            return False  # rounded more coarsely than the question asks
+        nudged = f"{link[: match.start()]}{typed + half!r}{link[match.end() :]}"
+        try:
+            spread += abs(_value(_plain_spellings(nudged))[1] - final.value)
+        except AnswerError:
+            return False
+    return abs(final.value - expected) <= tolerance.allowed(expected) + spread * (1 + 1e-9)
+
+
+def _beyond_floating_point(text: str) -> bool:
+    """Whether `text` is one plain number too large for floating point (`1.8e308`), but with no
+    more digits than the reader takes in any number (`1e400` and beyond stay unreadable)."""
+    from decimal import Decimal
+
+    from engine.checking.reading.safe_ast import MAX_DIGITS
+
+    if not is_plain_number(text) or text.strip().endswith("%"):
+        return False
+    number = Decimal(text.strip().replace("−", "-"))
+    return math.isinf(float(number)) and number.adjusted() < MAX_DIGITS
+
+
 def _plain_spellings(text: str) -> str:
     text = re.sub(r"(?<=\d)\s*[xX]\s*(?=10\s*(?:\^|\*\*))", "*", text)  # 4.5x10^-5
+    text = _LOG_OF_SCIENTIFIC.sub(r"(\1(\2) + (\3)*\1(10))", text)
     if re.fullmatch(r"[-+]?\d+,\d{1,2}", text.strip()):  # 22,6: a decimal comma
         text = text.replace(",", ".")
     return text

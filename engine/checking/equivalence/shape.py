@@ -20,8 +20,8 @@ from engine.verdict import Verdict
 MAX_DIMENSIONS = 8
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 _PLAIN_DIMENSION = re.compile(r"[A-Za-z][A-Za-z0-9_]*|\d+")
-# `3x2` arrives as the number 3 and the name `x2`.
-_TIMES_NUMBER = re.compile(r"x(\d+)")
+# `3x2` arrives as the number 3 and the name `x2`; `4x100x200` as 4 and `x100x200`.
+_TIMES_NUMBER = re.compile(r"(?:x\d+)+")
 
 
 def parse_shape(
@@ -54,6 +54,8 @@ _ROWS_COLUMNS = re.compile(
     r"^\s*[(\[]?\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*[)\]]?\s*$",
     re.IGNORECASE,
 )
+# `torch.Size([T_q, T_k])`: how PyTorch prints a shape.
+_TORCH_SIZE = re.compile(r"^\s*(?:torch\s*\.\s*)?Size\s*\(\s*(\[[^()\[\]]*\])\s*\)\s*$")
 _BRACKETS_THEN_WORDS = re.compile(r"^\s*([(\[][^()\[\]]*[)\]])\s*[-—–,;:]?\s*(.+)$")
 _TRAILING_BRACKETS = re.compile(r"^(.*?)[\s,:]*([(\[].*[)\]])\s*$", re.DOTALL)
 
@@ -63,6 +65,7 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
     `ℝ^{T_q × T_k}`, `QKᵀ ∈ ℝ^(T_q×T_k)`, `same shape as Q, (T_q, d_k)`, `T_q rows and T_k
     columns`."""
     text = split_chain(text).answer or text
+    text = _TORCH_SIZE.sub(r"\1", text)
     text = re.sub(r"\s+(?:matrix|array|tensor|matrices)\s*$", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s*-\s*by\s*-\s*", " by ", text)
     remark = _BRACKETS_THEN_WORDS.match(text)
@@ -106,7 +109,8 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
     for token in tokens:
         match = _TIMES_NUMBER.fullmatch(token.text)
         if token.kind == "name" and match and expanded and expanded[-1].kind == "number":
-            expanded.extend([Token("name", "x"), Token("number", match.group(1))])
+            for number in re.findall(r"\d+", token.text):
+                expanded.extend([Token("name", "x"), Token("number", number)])
         else:
             expanded.append(token)
     top_level = _top_level(expanded)
@@ -151,10 +155,51 @@ def _dimension(tokens: list[Token], aliases: Mapping[str, Sequence[str]]) -> str
     return str(expr).replace(" ", "")
 
 
+# `Q has shape (T_q, d_k)`, `V of shape (T_k, d_v)`, `K is (512, 64)`, `K (B, T_k, d_k)`: the
+# shapes a question states, of tensors named with a capital.
+_STATED_SHAPE = re.compile(
+    r"(?<![\w.])([A-Z][A-Za-z0-9_]*)\s+(?:(?:has|of|with)\s+(?:the\s+)?shape\s+|is\s+|are\s+)?"
+    r"([(\[][^()\[\]]*[)\]])"
+)
+# `same shape as V`, `the same as Q`, `V.shape`, `V's shape`: an answer that names a tensor.
+_SHAPE_OF = re.compile(
+    r"\s*(?:(?:the\s+)?same(?:\s+shape)?\s+as|(?:the\s+)?shape\s+of|like)\s+([A-Za-z]\w*)"
+    r"(?:'s(?:\s+shape)?)?\s*\.?\s*|\s*([A-Za-z]\w*)(?:\.shape|'s\s+shape)\s*",
+    re.IGNORECASE,
+)
+
+
+def stated_shapes(question: str) -> dict[str, str]:
+    """The shape each tensor has in the question's text, by the tensor's name."""
+    return {m.group(1): m.group(2) for m in _STATED_SHAPE.finditer(question)}
+
+
+def _named_shape(answer: str, question: str) -> str:
+    """`same shape as V` -> the shape the question gives V; the answer unchanged otherwise.
+    Raises AnswerError when the question does not give the named tensor's shape."""
+    match = _SHAPE_OF.fullmatch(answer)
+    if match is None:
+        return answer
+    name = match.group(1) or match.group(2)
+    shapes = stated_shapes(question)
+    other_case = [n for n in shapes if n.casefold() == name.casefold()]
+    if name not in shapes and len(other_case) == 1:
+        name = other_case[0]  # `same as v`, where the question has only V
+    if name not in shapes:
+        raise AnswerError(f"could not read this: the question does not give the shape of {name}")
+    return shapes[name]
+
+
 def check_shape(
-    answer: str, expected: str, *, aliases: Mapping[str, Sequence[str]] | None = None
+    answer: str,
+    expected: str,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    question: str = "",
 ) -> Verdict:
     """Grade a typed shape; the score is the fraction of dimensions in the right place.
+    `question` is the question's text: an answer such as `same shape as V` takes the shape it
+    gives V.
 
     Raises BankError when `expected` is not a shape.
     """
@@ -163,9 +208,10 @@ def check_shape(
     except AnswerError as error:
         raise BankError([f"the shape `{expected}` cannot be read: {error}"]) from None
     try:
-        given = parse_shape(answer, aliases=aliases)
+        given = parse_shape(_named_shape(answer, question), aliases=aliases)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
+    given = _in_the_question_s_case(given, target)
     shown = "(" + ", ".join(given) + ("," if len(given) == 1 else "") + ")"
     if given == target:
         return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
@@ -181,6 +227,20 @@ def check_shape(
     return Verdict(
         correct=False, interpreted_as=shown, feedback=_per_dimension(given, right), score=score
     )
+
+
+def _in_the_question_s_case(given: tuple[str, ...], target: tuple[str, ...]) -> tuple[str, ...]:
+    """`(P, S)` for `(p, s)`: a dimension name typed in another case is the question's name,
+    when the question has no name of its own in that spelling and only one it could mean."""
+    named = set(target)
+
+    def fold(dim: str) -> str:
+        if dim in named:
+            return dim
+        found = {t for t in named if t.casefold() == dim.casefold()}
+        return found.pop() if len(found) == 1 else dim
+
+    return tuple(fold(dim) for dim in given)
 
 
 def _per_dimension(given: tuple[str, ...], right: list[bool]) -> str:

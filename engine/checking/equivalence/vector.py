@@ -102,12 +102,12 @@ class _Reader:
                 f"could not read this: lists nest at most {MAX_NESTING} deep (a batch of matrices)"
             )
         if _top_level(inner, ";"):  # MATLAB rows: [1, 0; 0, 1] or [1 0; 0 1]
-            rows = _split(inner, ";")
+            rows = split_outside_brackets(inner, ";")
             if rows and not rows[-1].strip():
                 rows.pop()
             return [self.items(row, nesting + 1) for row in rows]
         if _top_level(inner, ","):
-            parts = _split(inner, ",")
+            parts = split_outside_brackets(inner, ",")
             if len(parts) > 1 and not parts[-1].strip():
                 parts.pop()  # `(0.5,)` as in Python
         else:
@@ -169,7 +169,9 @@ def _top_level(text: str, separators: str) -> bool:
     return False
 
 
-def _split(text: str, separator: str) -> list[str]:
+def split_outside_brackets(text: str, separator: str) -> list[str]:
+    """`a, (b, c), d` at `,` -> [`a`, ` (b, c)`, ` d`]: the parts between the separators that
+    stand outside every bracket."""
     parts, depth, start = [], 0, 0
     for i, char in enumerate(text):
         if char in _OPEN:

@@ -146,8 +146,19 @@ class _NameTable:
             return [Token("name", token.text.lower())]
         parts = self.split(token.text)
         if parts is None:
+            folded = self.other_case(token.text)
+            if folded is not None:  # `D_K` with caps lock on, where only d_k is known
+                return [Token("name", folded)]
             return [token]  # left for the safe parser to reject by name
         return [Token("name", self.single.get(part, part)) for part in parts]
+
+    def other_case(self, word: str) -> str | None:
+        """The one canonical name that `word`, typed in another case, spells; None when no name
+        or more than one (`q` and `Q` both known) does."""
+        found = {
+            name for spelling, name in self.single.items() if spelling.casefold() == word.casefold()
+        }
+        return found.pop() if len(found) == 1 else None
 
     def split(self, word: str) -> list[str] | None:
         """Split `word` into known spellings (`QK` -> Q, K; `sinx` -> sin, x; `pir` -> pi, r),

@@ -35,6 +35,8 @@ _CONSTANTS = {"e": "e", "pi": "pi", "inf": "inf", "infty": "inf", "Inf": "inf", 
 _MODULE_CALL = re.compile(rf"\b{_MODULES}\.([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 # `.transpose(`, `.dot(`: a method, called on what comes before the dot.
 _METHOD_CALL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+# `K.mT`: the matrix transpose of NumPy 2 and PyTorch (the last two axes), `K.T` for a matrix.
+_MATRIX_TRANSPOSE = re.compile(r"\.\s*mT\b(?!\s*\()")
 _SOFTMAX_CALL = re.compile(r"\b(?:softmax|Softmax)\s*\(")
 _AXIS_KEYWORD = re.compile(r"^\s*(?:axis|dim)\s*=\s*([-+−]?\s*\d+)\s*$")
 # Two-argument functions that are operators: np.matmul(A, B) is A @ B.
@@ -63,6 +65,7 @@ def rewrite(text: str) -> Rewritten:
     if "." not in text and "=" not in text and "|" not in text:
         return result
     result.text = _MODULE_CONSTANT.sub(lambda m: _CONSTANTS.get(m.group(1), m.group(1)), text)
+    result.text = _MATRIX_TRANSPOSE.sub(".T", result.text)
     result.text = _absolute_bars(result.text)
     for _ in range(50):  # each pass rewrites one call; answers are short
         changed = _rewrite_one(result)
@@ -146,6 +149,8 @@ def _method(operand: str, name: str, args: list[str], result: Rewritten) -> str 
             result.notes.append(NO_OP_TRANSPOSE.format(call=call))
             return operand
         return None
+    if name == "t" and not args and result.torch:  # PyTorch's K.t(): a 2-D transpose
+        return f"transpose({operand})"
     if name in {"dot", "matmul"} and len(args) == 1:
         return f"({operand} @ ({args[0]}))"
     if name in {"copy", "conj"} and not args:

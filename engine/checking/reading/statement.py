@@ -11,6 +11,9 @@ reader and judges the left side with `asked`.
 - Relations (`=`, `≈`, `~=`, `>`, `≥`, `:` ...) at the top level separate the links of a chain;
   the last link is the answer, every `=` link must hold, and the first link may be a label.
 - A leading `≈`, `~` or `about` marks a rounded value; it is dropped.
+- A hedge or label before the answer (`i think`, `not sure but`, `answer:`), a hedge after it
+  (`8, i think`) and a trailing question mark (`16?`) only say how sure the learner is; they
+  are dropped.
 """
 
 from __future__ import annotations
@@ -39,20 +42,35 @@ _APPROXIMATELY = re.compile(
     r"|approx(?:\.|imately\b)?)\s*",
     re.IGNORECASE,
 )
+# `i think 8`, `probably 16`, `answer: 40`, `my answer is 3`: how sure the learner is, or a label.
+_HEDGE_WORDS = (
+    r"(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+(?:say|guess)|probably|maybe|perhaps"
+    r"|(?:i'?m\s+)?not\s+(?:sure|certain)(?:\s+but)?)"
+)
+_HEDGE = re.compile(
+    rf"^\s*(?:{_HEDGE_WORDS}|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b"
+    r"(?:\s+(?:it'?s|it\s+is)\b)?(?:\s*[:,])?(?=\s*+\S)\s*",
+    re.IGNORECASE,
+)
+# `8 i think`, `(T_q, T_k), probably`: the same hedges after the answer.
+_TRAILING_HEDGE = re.compile(rf"(?<=\S)(?:\s*,)?\s+{_HEDGE_WORDS}\s*[.!?]*\s*$", re.IGNORECASE)
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer. A trailing comma is
 # not dropped: it says more was to follow (`a+b,`), so the answer is incomplete.
 _TRAILING = re.compile(
-    r"(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|\.\s*)+\s*$", re.IGNORECASE
+    r"(?<=\S)(?:\s+(?:approx(?:\.|imately)?|roughly|or so)|(?<=\d)\.(?!\d)|\s*\.\s*)+\s*$",
+    re.IGNORECASE,
 )
-# `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer.
+# `p_i(δ_ij − p_j) for all i, j`: a qualifier after the answer. Both patterns start only after a
+# character that is not a space, so a run of spaces costs no backtracking.
 # `p_i(1 - p_i) since δ_ii = 1`, `0, since E[q_i]=0`: a reason after the answer.
 _REASON = re.compile(
-    r"\s*,?\s+(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
+    r"(?<=\S)(?:\s*,)?\s+"
+    r"(?:since|because|(?<!divided )(?<!multiplied )by(?=\s+[a-z]{4,}\b(?!\s*\()))\s.*$",
     re.IGNORECASE | re.DOTALL,
 )
 # `-p_i p_j for i ≠ j`, `d_k/4 when T ≫ d_k`: the case the answer holds for.
 _QUALIFIER = re.compile(
-    r"\s*,?\s+(?:for|where|when|if)\s+"
+    r"(?<=\S)(?:\s*,)?\s+(?:for|where|when|if)\s+"
     r"(?:(?:all|every|each|any)\b|\w+\s*(?:≠|!=|≫|≪|>|<|≥|≤|→)).*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -81,6 +99,9 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
     statement = _last_statement(text)
+    statement = _TRAILING_HEDGE.sub("", _HEDGE.sub("", statement, count=1), count=1).rstrip()
+    if statement.endswith("?") and statement.rstrip("?").strip():  # `16?`: a hedge too
+        statement = statement.rstrip("?")
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
     links, relations = [], []

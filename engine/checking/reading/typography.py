@@ -47,6 +47,7 @@ _LATEX_NAMES = {name: name for name in _GREEK.values()} | {
 }
 _SYMBOL_CHARS = {
     "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "∗": "*", "÷": "/",
+    "✕": "*", "✖": "*", "⨯": "*",
     "ᵀ": TRANSPOSE_MARK, "ᵗ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK, "⁄": "/", "∕": "/", "∞": "inf",
 }  # fmt: skip
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))

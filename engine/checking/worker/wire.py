@@ -92,6 +92,7 @@ class _StepVerdictWire(_Wire):
     last_side: str = ""
     rules: list[str] = []
     checked: bool = True
+    closed: bool = False
 
     def read(self) -> StepVerdict:
         if self.valid and not self.readable:

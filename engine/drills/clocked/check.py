@@ -10,6 +10,9 @@ from engine.drills.clocked.run import QuestionCheck
 
 def check_card(checker: Checker, item: Item, answer: str) -> QuestionCheck:
     """Typed kinds are graded by `checker` (in its worker, so whatever is typed gets an answer
-    within the time limit); an unreadable answer is a wrong one, with what could not be read."""
+    within the time limit). An answer that cannot be read is not graded (`valid` is False): the
+    drill asks it again, with what could not be read."""
     verdict = grade_card(checker, item, answer)
-    return QuestionCheck(verdict.correct, verdict.feedback, verdict.interpreted_as)
+    return QuestionCheck(
+        verdict.correct, verdict.feedback, verdict.interpreted_as, valid=verdict.valid
+    )

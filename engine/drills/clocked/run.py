@@ -94,6 +94,7 @@ class QuestionCheck:
     feedback: str = ""
     interpreted_as: str = ""
     diagnosis: tuple[str, ...] = ()
+    valid: bool = True  # False: the answer could not be read, so it was not graded
 
 
 P = TypeVar("P")

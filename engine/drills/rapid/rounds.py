@@ -125,7 +125,8 @@ def run_round(
     save: Callable[[DrillRun], None] = lambda run: None,
 ) -> DrillRun:
     """Ask each question once, in order, until the last one, the time limit or a stop (the rules
-    of `run_clocked`). A question's time runs up to its reply, not its grading."""
+    of `run_clocked`); an answer that cannot be read is not graded, and the question is asked
+    again. A question's time runs up to its graded reply, not its grading."""
     parts = [
         PartResult(f"{n:02d}-{q.template_id}", q.template_id) for n, q in enumerate(questions, 1)
     ]
@@ -134,19 +135,22 @@ def run_round(
         asked_at = deadline.elapsed()
         question = questions[number - 1]
         right = sum(p.right for p in parts)
-        prompt, reply = deadline.ask(
-            frontend, partial(RapidPrompt, number, len(questions), question, right)
-        )
-        result.seconds = deadline.elapsed() - asked_at
-        if reply is Control.STOP:
-            return PartStatus.STOPPED
-        if reply is Control.SKIP:
-            return PartStatus.SKIPPED
-        assert isinstance(reply, str)
+        while True:
+            prompt, reply = deadline.ask(
+                frontend, partial(RapidPrompt, number, len(questions), question, right)
+            )
+            result.seconds = deadline.elapsed() - asked_at
+            if reply is Control.STOP:
+                return PartStatus.STOPPED
+            if reply is Control.SKIP:
+                return PartStatus.SKIPPED
+            assert isinstance(reply, str)
+            check = grade(question, reply)
+            frontend.show_check(prompt, check)
+            if check.valid:  # an answer that cannot be read is not graded: asked again
+                break
         result.attempts = 1
-        check = grade(question, reply)
         result.feedback = "" if check.correct else check.feedback
-        frontend.show_check(prompt, check)
         return PartStatus.RIGHT if check.correct else PartStatus.WRONG
 
     return run_clocked(

@@ -44,6 +44,8 @@ def _heading(prompt: RapidPrompt) -> Text:
 
 
 def _check_line(question: RapidQuestion, check: QuestionCheck) -> Text:
+    if not check.valid:  # not graded: the answer is not given away, the question comes again
+        return Text(f"? not graded · {plain(check.feedback)} · type it again", "yellow")
     if check.correct:
         return Text("✓ right", "green")
     line = Text("✗ wrong", "red")
@@ -86,7 +88,7 @@ class InteractiveRapidFrontend(InteractiveClockedFrontend):
 
     def show_check(self, prompt: RapidPrompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(prompt.question, check))
-        if not check.correct and prompt.question.explanation:
+        if check.valid and not check.correct and prompt.question.explanation:
             self.console.print(literal(prompt.question.explanation, "dim"))
 
 

@@ -7,6 +7,7 @@ same checks, so an author is told when the drill would refuse its own answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,7 +30,8 @@ class BankChecker:
         if question.item is not None:
             return self._item(question.item, answer)
         if question.step is not None:
-            return _step(self.checker, part.assumptions, question.step, answer)
+            model = question.answer or ""
+            return _step(self.checker, part.assumptions, question.step, answer, model)
         assert question.code is not None
         return _code(question.code, answer)
 
@@ -40,10 +42,12 @@ class BankChecker:
 
 
 def _step(
-    checker: Checker, assumptions: AssumptionsSpec, spec: StepSpec, answer: str
+    checker: Checker, assumptions: AssumptionsSpec, spec: StepSpec, answer: str, model: str = ""
 ) -> QuestionCheck:
     from engine.checking.derivation.bounded import check_step
 
+    names = {*assumptions.symbols, *assumptions.definitions, *spec.must_use}
+    answer = without_definition(answer, names)
     verdict = check_step(
         checker,
         spec.previous,
@@ -52,12 +56,15 @@ def _step(
         assumptions=assumptions.for_checker(),
         mistakes=[(m.value, m.message) for m in spec.mistakes],
     )
-    if not (spec.must_use and verdict.readable):
+    if not verdict.readable:
+        return QuestionCheck(False, verdict.message, verdict.interpreted_as, valid=False)
+    if not spec.must_use:
         return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
     from engine.checking.derivation.step import split_sides
 
     found = [missing_names(side, spec.must_use) for side in split_sides(answer)]
     missing = "" if "" in found else found[-1]
+    missing = missing or added_names(answer, model, spec.must_use)
     if verdict.correct and missing:
         return QuestionCheck(
             False, "true, but not the form asked for: " + missing, verdict.interpreted_as
@@ -66,6 +73,46 @@ def _step(
     if not verdict.correct and missing and missing not in message:
         message = f"{message}; {missing}"
     return QuestionCheck(verdict.correct, message, verdict.interpreted_as)
+
+
+# `..., m = max_j s_j`, `... where m = max_j s_j`: the line, then what one of its names means.
+_DEFINITION = re.compile(
+    r"(?P<line>.*?\S)\s*(?:,|;|\bwhere\b|\bwith\b)\s*(?P<name>[A-Za-z]\w*)\s*(?::=|=|≡)"
+    r"\s*[^=,;]*?\S\s*\.?\s*",
+    re.DOTALL,
+)
+
+
+def without_definition(line: str, names: set[str]) -> str:
+    """`line` without a closing reminder of what one of the question's own names means, which
+    says nothing the question does not: `e^{s_i - m} / Σ_j e^{s_j - m}, m = max_j s_j`."""
+    from engine.checking.reading.safe_ast import MAX_LENGTH
+
+    if len(line) > MAX_LENGTH:  # the step checker refuses it; no pattern runs on hostile text
+        return line
+    match = _DEFINITION.fullmatch(line)
+    if match is None or match.group("name") not in names:
+        return line
+    return match.group("line")
+
+
+def added_names(line: str, model: str, names: tuple[str, ...]) -> str:
+    """Where a line adds a name that the model answer only ever subtracts: the max trick shifts
+    the scores down by m, and `e^{s_i + m} / Σ_j e^{s_j + m}`, equal in value, overflows sooner.
+    """
+    from engine.checking.reading.safe_ast import MAX_LENGTH
+
+    said = []
+    for name in names if len(line) <= MAX_LENGTH else ():
+        if _signs(model, name) == {"-"} and _signs(line, name) - {"-"}:
+            said.append(f"the {name} is added, but the form asked for subtracts it")
+    return "; ".join(said)
+
+
+def _signs(text: str, name: str) -> set[str]:
+    """The sign before each mention of `name` in `text`: "-", "+", or "" for none."""
+    pattern = rf"([-+−]?)\s*(?<![\w]){re.escape(name)}(?!\w)"
+    return {m.group(1).replace("−", "-") for m in re.finditer(pattern, text)}
 
 
 def missing_names(line: str, names: tuple[str, ...]) -> str:
@@ -91,8 +138,6 @@ def missing_names(line: str, names: tuple[str, ...]) -> str:
 
 
 def _mentions(text: str, name: str) -> bool:
-    import re
-
     return re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", text) is not None
 
 

@@ -2,8 +2,9 @@
 
 `run_drill` is the timed drill's part of the clocked-drill core (`engine.drills.clocked.run`):
 a wrong answer is asked again while time remains, and a part is right once each of its questions
-is. The clock, the learner's replies (a front end), the grading and the store are passed in, so
-tests drive it with a fake clock and scripted replies.
+is. An answer that cannot be read is not graded: the same question is asked again and no attempt
+is counted. The clock, the learner's replies (a front end), the grading and the store are passed
+in, so tests drive it with a fake clock and scripted replies.
 """
 
 from __future__ import annotations
@@ -69,9 +70,11 @@ def run_drill(
                 if reply is Control.SKIP:
                     return PartStatus.SKIPPED
                 assert isinstance(reply, str)
-                result.attempts += 1
                 check = checker.check(part, question, reply)
                 frontend.show_check(prompt, check)
+                if not check.valid:
+                    continue  # not graded: the same question again, no attempt spent
+                result.attempts += 1
                 if check.correct:
                     break
                 result.feedback, result.diagnosis = check.feedback, list(check.diagnosis)

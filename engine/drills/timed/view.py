@@ -101,7 +101,7 @@ class InteractiveTimedFrontend(InteractiveClockedFrontend):
 
     def show_check(self, prompt: Prompt, check: QuestionCheck) -> None:
         self.console.print(_check_line(check))
-        if not check.correct:
+        if check.valid and not check.correct:
             self.console.print("[dim]try again, or :skip[/]")
 
 
@@ -140,6 +140,8 @@ def _heading(prompt: Prompt) -> Text:
 
 
 def _check_line(check: QuestionCheck) -> Text:
+    if not check.valid:
+        return Text(f"? not graded · {plain(check.feedback)} · type it again", "yellow")
     line = Text("✓ right", "green") if check.correct else Text("✗ not yet", "red")
     if check.interpreted_as:
         line.append(f" · read as {plain(check.interpreted_as)}")

@@ -363,7 +363,9 @@ def test_words_after_a_unit_that_the_question_uses_are_a_remark(answer: str, cor
 
 def test_other_words_after_a_unit_keep_it_unreadable() -> None:
     question = "At best, how many seconds do the attention products take?"
-    assert not check_number("2.1 seconds or so maybe", 2.06, rel_tol=0.1, unit="s").valid
+    # (`maybe` after the answer is a hedge, dropped like `or so`: corpus 7's rule)
+    assert not check_number("2.1 seconds or so apparently", 2.06, rel_tol=0.1, unit="s").valid
+    assert check_number("2.1 seconds or so maybe", 2.06, rel_tol=0.1, unit="s").correct
     assert not check_number("2.1 s banana", 2.06, rel_tol=0.1, unit="s", question=question).valid
 
 

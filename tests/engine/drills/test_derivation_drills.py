@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.drills.chain import chain_problems
+from engine.drills.chain import chain_problems, judge_at
 from engine.drills.due import due_drills
 from engine.drills.loader import load_drill_file
 from engine.drills.runner import StepResult, grade_of
@@ -52,6 +52,39 @@ def test_the_shipped_drills_cover_the_six_derivations_in_3_to_6_steps() -> None:
 @pytest.mark.parametrize("drill", shipped_drills(), ids=lambda d: d.id)
 def test_every_expected_chain_checks_step_by_step(drill) -> None:  # type: ignore[no-untyped-def]
     assert chain_problems(drill, warm_checker()) == []
+
+
+@pytest.mark.parametrize(
+    ("drill", "step", "line", "right"),
+    [
+        # the closed result the chain ends with, where the step asks for a form: not the step
+        ("mean-var-dot", 1, "0", False),
+        ("mean-var-dot", 1, "E[q·k] = 0", False),
+        ("mean-var-dot", 2, "0", False),
+        ("mean-var-dot", 4, "Var(q·k) = d_k", False),  # a step checked by value, then follows
+        ("var-scaled", 1, "1", False),
+        ("softmax-jacobian", 1, "p_i (δ_ij - p_j)", False),
+        # ... shown on the way, or going further in a form, it counts
+        ("mean-var-dot", 1, "Σ_a E[q_a k_a] = 0", True),
+        ("mean-var-dot", 1, "Σ_a E[q_a] E[k_a]", True),
+        ("mean-var-dot", 4, "Var(q·k) = Σ_a Var(q_a k_a) = d_k", True),
+        ("var-scaled", 1, "Var(q·k/√d_k) = Var(q·k)/d_k = d_k/d_k = 1", True),
+        ("softmax-jacobian", 1, "p_i δ_ij - p_i p_j", True),  # one step further, not the end
+        ("softmax-jacobian", 2, "p_i (δ_ij - p_j)", True),  # the step asks for no Σ, E or Var
+        ("mean-var-dot", 3, "0", True),  # the step that asks for the closed result
+    ],
+)
+def test_a_bare_final_result_does_not_stand_for_the_step_it_skips(
+    drill: str, step: int, line: str, right: bool
+) -> None:
+    drills = {d.id: d for d in shipped_drills()}
+    judgement = judge_at(warm_checker(), drills[drill], step - 1, line)
+    assert judgement.verdict.correct is right, judgement.verdict.message
+    if not right:
+        assert judgement.verdict.readable and "this step left out" in judgement.verdict.message
+    # `attnquiz check --step` (no skipping) gives the same verdict
+    alone = judge_at(warm_checker(), drills[drill], step - 1, line, skip_ahead=False)
+    assert alone.verdict.correct is right
 
 
 # Lint passes the shipped drills: tests/engine/bank/test_lint.py lints drills/ once, with the
@@ -138,11 +171,22 @@ def test_right_steps_finish_the_drill_rated_good(run, store_home: Path) -> None:
 
 
 def test_a_line_that_follows_and_gets_further_skips_steps(run, store_home: Path) -> None:  # noqa: F811
-    lines = ["= Var(q·k)/d_k", "= 1", "sqrt(512)"]
+    lines = ["= Σ_a Var(q_a k_a)/d_k", "= 1", "sqrt(512)"]
     result = run("drill", "15", "var-scaled", input="\n".join(lines) + "\n")
     assert result.returncode == 0, result.stderr
-    assert "skipped: step 2" in result.stdout
+    assert "skipped: step 1" in result.stdout
     assert reviews(store_home) == [("drill-var-scaled", int(Grade.EASY))]
+
+
+def test_a_bare_final_result_is_not_a_skip(run, store_home: Path) -> None:  # noqa: F811
+    # `= 1` right after Var(q·k)/d_k leaves out the sum the step asks for: it is not step 2, and
+    # the drill asks for step 2 again; shown on the way (`= Σ_a ... = 1`) it counts for both.
+    lines = ["= Var(q·k)/d_k", "= 1", "= Σ_a Var(q_a k_a)/d_k = 1", "sqrt(512)"]
+    result = run("drill", "15", "var-scaled", input="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert "this step left out" in result.stdout
+    assert "skipped: step 2" in result.stdout
+    assert reviews(store_home) == [("drill-var-scaled", int(Grade.HARD))]
 
 
 def test_a_wrong_step_gets_the_hint_then_the_right_one_counts_as_hard(
@@ -203,7 +247,9 @@ def test_solving_for_d_k_and_matrix_steps_are_checked(run, store_home: Path) -> 
 
 
 def test_a_self_rated_step_reads_a_rating(run, store_home: Path) -> None:  # noqa: F811
-    lines = ["= p_i (δ_ij - p_j)", "again"]
+    # step 1 shown, steps 2 and 3 in one line, then the self-rated step 4
+    quotient = "= (δ_ij e^{s_i} Σ_k e^{s_k} - e^{s_i} e^{s_j}) / (Σ_k e^{s_k})^2"
+    lines = [quotient, "= p_i (δ_ij - p_j)", "again"]
     result = run("drill", "15", "softmax-jacobian", input="\n".join(lines) + "\n")
     assert "expected: Every entry is near 0" in result.stdout
     assert reviews(store_home) == [("drill-softmax-jacobian", int(Grade.AGAIN))]

@@ -225,3 +225,20 @@ def test_time_up_while_the_learner_types_ends_the_round_at_that_question(
         PartStatus.NOT_REACHED,
     ]
     assert "time is up" in frontend.out.getvalue()
+
+
+def test_an_answer_that_cannot_be_read_is_asked_again_and_the_shape_not_given_away(
+    store_home: Path,
+) -> None:
+    right = answers(store_home)
+    drill = rapid_15(store_home)
+    questions = draw_questions(drill, 4, random.Random(5))
+    clock = FakeClock()
+    frontend = PacedFrontend(["(1, 2", "???", *right], clock, iter([]))
+    run = run_round(drill, questions, frontend, shape_grader(warm_checker()), clock)
+    assert [p.status for p in run.parts] == [PartStatus.RIGHT] * 4
+    assert run.parts[0].attempts == 1
+    shown = frontend.out.getvalue()
+    assert shown.count("not graded") == 2
+    assert f"it is {questions[0].answer}" not in shown
+    assert len(frontend.prompts) == 6  # the first question three times, then one each

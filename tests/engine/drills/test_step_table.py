@@ -1,9 +1,10 @@
 """Step lines of every drill of set 15, graded as `attnquiz check 15 DRILL --step N` grades them.
 
-`cases/steps-15.tsv` holds lines written as learners and the seeds write them (Σ_a, Σ_i, sum_j,
-`\\sum_{i=1}^{d_k}`, equations with a left side, chains), each with the verdict a fair examiner
-gives and, for a wrong line, the kind of mistake. Every line is judged from the state after the
-steps before it (`chain.judge_at`) in the bounded checking worker, the drills' own path. The
+Every `cases/steps-15*.tsv` (`steps-15.tsv` and the held-out tables written blind beside it) holds
+lines written as learners and the seeds write them (Σ_a, Σ_i, sum_j, `\\sum_{i=1}^{d_k}`,
+equations with a left side, chains), each with the verdict a fair examiner gives and, for a wrong
+line, the kind of mistake. Every line is judged from the state after the
+steps before it (`chain.judge_at`) in the bounded checking worker, the drills' own path. Each
 table must agree with the examiner on at least 97% of the lines, and no wrong line of the kinds
 the checker once accepted (a squared mean, a mean taken outside E, a sum of means, a sign error,
 a variance rule that does not hold, a restatement) may be accepted at all.
@@ -22,7 +23,7 @@ from engine.drills.model import Drill
 from tests.conftest import warm_checker
 
 ROOT = Path(__file__).resolve().parents[3]
-TABLE = Path(__file__).parent / "cases" / "steps-15.tsv"
+TABLES = sorted((Path(__file__).parent / "cases").glob("steps-15*.tsv"))
 AGREEMENT = 0.97
 # Wrong steps that only agree with the right one in value under N(0, 1), or restate the line
 # before: the checker must never accept one of these.
@@ -37,25 +38,31 @@ class Row:
     right: bool
     kind: str
     line: str
+    table: str  # file name of the table
     number: int  # line number in the table
 
     @property
     def id(self) -> str:
-        return f"{self.drill}:{self.step}:{self.line[:40]}"
+        return f"{self.table}:{self.drill}:{self.step}:{self.line[:40]}"
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return self.table, self.number
 
 
-def read_table() -> list[Row]:
+def read_table(table: Path) -> list[Row]:
     rows = []
-    for number, text in enumerate(TABLE.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, text in enumerate(table.read_text(encoding="utf-8").splitlines(), start=1):
         if not text.strip() or text.startswith("#"):
             continue
         drill, step, verdict, kind, line = text.split("\t")
-        assert verdict in {"right", "wrong"}, f"{TABLE.name}:{number}: verdict {verdict!r}"
-        rows.append(Row(drill, int(step), verdict == "right", kind, line, number))
+        assert verdict in {"right", "wrong"}, f"{table.name}:{number}: verdict {verdict!r}"
+        rows.append(Row(drill, int(step), verdict == "right", kind, line, table.name, number))
     return rows
 
 
-ROWS = read_table()
+TABLE_ROWS = {table.name: read_table(table) for table in TABLES}
+ROWS = [row for rows in TABLE_ROWS.values() for row in rows]
 
 
 def shipped() -> dict[str, Drill]:
@@ -65,43 +72,49 @@ def shipped() -> dict[str, Drill]:
 
 
 @pytest.fixture(scope="module")
-def judged() -> dict[int, tuple[bool, str]]:
-    """Every row's verdict (correct?, message), keyed by its line in the table."""
+def judged() -> dict[tuple[str, int], tuple[bool, str]]:
+    """Every row's verdict (correct?, message), keyed by its table and line."""
     drills = shipped()
     verdicts = {}
     for row in ROWS:
         verdict = judge_at(warm_checker(), drills[row.drill], row.step - 1, row.line).verdict
-        verdicts[row.number] = (verdict.correct, verdict.message)
+        verdicts[row.key] = (verdict.correct, verdict.message)
     return verdicts
 
 
-def test_the_table_covers_every_checked_step_of_every_drill_both_ways() -> None:
-    assert len(ROWS) >= 300
-    lines = [(row.drill, row.step, row.line) for row in ROWS]
+@pytest.mark.parametrize("table", TABLE_ROWS)
+def test_the_table_covers_every_checked_step_of_every_drill_both_ways(table: str) -> None:
+    rows = TABLE_ROWS[table]
+    assert len(rows) >= 300
+    lines = [(row.drill, row.step, row.line) for row in rows]
     assert len(lines) == len(set(lines)), "a line is listed twice for the same step"
     for drill in shipped().values():
         for number, step in enumerate(drill.steps, start=1):
             if not step.checked:
                 continue
-            verdicts = {row.right for row in ROWS if (row.drill, row.step) == (drill.id, number)}
+            verdicts = {row.right for row in rows if (row.drill, row.step) == (drill.id, number)}
             assert verdicts == {True, False}, f"{drill.id} step {number}"
 
 
-@pytest.mark.slow  # 300+ lines judged by SymPy in the worker: tens of seconds
+@pytest.mark.slow  # 300+ lines a table judged by SymPy in the worker: tens of seconds
+@pytest.mark.parametrize("table", TABLE_ROWS)
 def test_the_checker_agrees_with_the_examiner_on_the_step_table(
-    judged: dict[int, tuple[bool, str]], capsys: pytest.CaptureFixture[str]
+    table: str,
+    judged: dict[tuple[str, int], tuple[bool, str]],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    rows = TABLE_ROWS[table]
     disagreements = [
-        f"{TABLE.name}:{row.number}: {row.drill} step {row.step} {row.line!r}: examiner "
-        f"{'right' if row.right else 'wrong'}, checker: {judged[row.number][1]}"
-        for row in ROWS
-        if judged[row.number][0] != row.right
+        f"{table}:{row.number}: {row.drill} step {row.step} {row.line!r}: examiner "
+        f"{'right' if row.right else 'wrong'}, checker: {judged[row.key][1]}"
+        for row in rows
+        if judged[row.key][0] != row.right
     ]
-    agreement = 1 - len(disagreements) / len(ROWS)
+    agreement = 1 - len(disagreements) / len(rows)
     with capsys.disabled():
         print(
-            f"\nstep table: agreement {agreement:.1%} "
-            f"({len(ROWS) - len(disagreements)}/{len(ROWS)} lines)"
+            f"\nstep table {table}: agreement {agreement:.1%} "
+            f"({len(rows) - len(disagreements)}/{len(rows)} lines)"
         )
     assert agreement >= AGREEMENT, "\n".join(disagreements)
 
@@ -111,7 +124,7 @@ def test_the_checker_agrees_with_the_examiner_on_the_step_table(
     "row", [row for row in ROWS if row.kind in NEVER_ACCEPTED], ids=lambda row: row.id
 )
 def test_no_wrong_step_of_a_known_kind_is_accepted(
-    row: Row, judged: dict[int, tuple[bool, str]]
+    row: Row, judged: dict[tuple[str, int], tuple[bool, str]]
 ) -> None:
-    correct, message = judged[row.number]
+    correct, message = judged[row.key]
     assert not correct, f"{row.kind}: {row.line!r} was accepted ({message})"

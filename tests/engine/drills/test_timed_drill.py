@@ -303,3 +303,60 @@ def test_a_part_whose_turn_comes_after_the_limit_is_not_reached(store_home: Path
     assert len(frontend.prompts) == 1
     assert "time is up" in frontend.text
     assert not run.within_limit
+
+
+def test_an_answer_that_cannot_be_read_is_asked_again_without_spending_an_attempt(
+    store_home: Path,
+) -> None:
+    lines = ["softmax(Q K^T / sqrt(d_k) V", EQUATION, *RIGHT_ANSWERS[1:]]
+    run, frontend = drive(store_home, lines)
+    equation = run.parts[0]
+    assert equation.status is PartStatus.RIGHT
+    assert equation.attempts == 1  # the unreadable line was not graded
+    assert "not graded" in frontend.text
+    assert "✗ not yet" not in frontend.text
+    assert [p.attempt for p in frontend.prompts[:2]] == [1, 1]
+    assert run.within_limit
+
+
+def test_an_unreadable_derivation_step_is_not_a_wrong_one(store_home: Path) -> None:
+    drill, qset = drill_15(store_home)
+    part = next(p for p in drill.parts if p.id == "variance")
+    checker = BankChecker(qset, warm_checker())
+    unreadable = checker.check(part, part.questions[0], "Var(q·k) = (d_k")
+    assert not unreadable.correct and not unreadable.valid
+    wrong = checker.check(part, part.questions[0], "d_k^2")
+    assert not wrong.correct and wrong.valid
+
+
+@pytest.mark.parametrize(
+    ("line", "correct"),
+    [
+        ("exp(s_i - m)/Σ_j exp(s_j - m), m = max_j s_j", True),
+        ("e^{s_i - m} / Σ_j e^{s_j - m} where m = max(s)", True),
+        ("exp(s_i - m)/Σ_j exp(s_j), m = max_j s_j", False),
+    ],
+)
+def test_a_closing_reminder_of_what_m_means_is_not_part_of_the_answer(
+    store_home: Path, line: str, correct: bool
+) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.valid and check.correct is correct, check.feedback
+
+
+@pytest.mark.parametrize(
+    "line", ["exp(s_i + m)/sum_j exp(s_j + m)", "e^{m + s_i} / Σ_j e^{m + s_j}"]
+)
+def test_adding_m_is_not_the_shift_the_max_trick_asks_for(store_home: Path, line: str) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.valid and not check.correct
+    assert "the m is added, but the form asked for subtracts it" in check.feedback
+
+
+def test_a_shift_written_as_a_factor_e_to_the_minus_m_is_still_subtracting(
+    store_home: Path,
+) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    assert checker.check(part, question, "e^{s_i} e^{-m} / Σ_j e^{s_j} e^{-m}").correct

@@ -65,7 +65,10 @@ def test_a_timed_drill_shows_the_time_left_saves_the_answer_and_ctrl_c_exits_130
     t.expect("✓ right")
     t.expect("[2/5]")
     t.expect("left · part 2/5")
-    t.line("not a shape at all")
+    t.line("(T_q, T_k")
+    t.expect("not graded")  # unreadable: asked again, no attempt spent
+    t.expect("left · part 2/5")
+    t.line("(T_k, T_q)")
     t.expect("✗ not yet")
     t.expect("left · part 2/5")  # a second try, still against the same clock
     t.type("\x03")

@@ -1,0 +1,114 @@
+"""How often the clocked drills of set 15 agree with a fair examiner, over answers as typed.
+
+`cases/timed-15.tsv` answers the timed memorization drill (part, question, answer), and
+`cases/rapid-15.tsv` the rapid-fire shapes drill (template, the round's dimension values,
+answer); each row carries the verdict a careful human grader gives: `correct`, `wrong` (readable,
+not right) or `unreadable` (not graded: the learner types again). Every answer is graded as the
+drill grades it, through the warm bounded checker (the timed drill's code answers in the
+sandbox). Each table is one case that prints its agreement and what it misjudged; run
+`pytest -s -q -n0 tests/engine/drills/test_clocked_agreement.py` to see the figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.bank.catalog import open_set
+from engine.drills.clocked.run import QuestionCheck
+from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
+from engine.drills.rapid.rounds import render, shape_grader
+from engine.drills.timed.file import load_timed_drill, timed_drill_file
+from engine.drills.timed.grading import BankChecker
+from tests.conftest import warm_checker
+
+CASES = Path(__file__).parent / "cases"
+VERDICTS = ("correct", "wrong", "unreadable")
+REQUIRED_AGREEMENT = 0.98
+
+
+@dataclass(frozen=True)
+class Row:
+    where: str
+    first: str  # the timed drill's part id, or the rapid drill's template id
+    second: str  # the question number in the part, or the round's dimension values
+    answer: str
+    verdict: str
+    fragment: str | None
+
+
+def read_rows(path: Path) -> list[Row]:
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        first, second, answer, verdict, *rest = line.split("\t")
+        assert verdict in VERDICTS, f"{path.name}:{number}: verdict {verdict!r}"
+        fragment = rest[0] if rest and rest[0] else None
+        rows.append(Row(f"{path.name}:{number}", first, second, answer, verdict, fragment))
+    return rows
+
+
+def outcome(check: QuestionCheck) -> str:
+    return "correct" if check.correct else "wrong" if check.valid else "unreadable"
+
+
+def timed_grader(store: Path) -> Callable[[Row], QuestionCheck]:
+    qset = open_set("15", store)
+    found = timed_drill_file("15", store)
+    assert found is not None
+    drill = load_timed_drill(*found, qset)
+    parts = {part.id: part for part in drill.parts}
+    checker = BankChecker(qset, warm_checker())
+
+    def grade(row: Row) -> QuestionCheck:
+        part = parts[row.first]
+        question = part.questions[int(row.second) - 1]
+        return checker.check(part, question, row.answer.replace("\\n", "\n"))
+
+    return grade
+
+
+def rapid_grader(store: Path) -> Callable[[Row], QuestionCheck]:
+    found = rapid_drill_file("15", store)
+    assert found is not None
+    templates = {t.id: t for t in load_rapid_drill(*found, "15").section.templates}
+    grade_shape = shape_grader(warm_checker())
+
+    def grade(row: Row) -> QuestionCheck:
+        values: dict[str, str | int] = {}
+        for pair in row.second.split():
+            name, value = pair.split("=")
+            values[name] = int(value) if value.isdigit() else value
+        return grade_shape(render(templates[row.first], values), row.answer)
+
+    return grade
+
+
+@pytest.mark.slow  # the timed table runs code in the sandbox; both go through the worker
+@pytest.mark.parametrize(
+    ("table", "grader"), [("timed-15", timed_grader), ("rapid-15", rapid_grader)]
+)
+def test_the_clocked_drills_agree_with_a_fair_examiner(
+    store_home: Path, table: str, grader: Callable[[Path], Callable[[Row], QuestionCheck]]
+) -> None:
+    grade = grader(store_home)
+    judged = [(row, grade(row)) for row in read_rows(CASES / f"{table}.tsv")]
+    misjudged = [
+        (row, check)
+        for row, check in judged
+        if outcome(check) != row.verdict
+        or (row.fragment is not None and row.fragment.lower() not in check.feedback.lower())
+    ]
+    agreement = 1 - len(misjudged) / len(judged)
+    print(f"\n{table}: agreement {agreement:.1%} ({len(judged) - len(misjudged)}/{len(judged)})")
+    for row, check in misjudged:
+        print(
+            f"  {row.where}: {row.first} {row.second} | {row.answer!r} expected {row.verdict}"
+            f"{' (' + row.fragment + ')' if row.fragment else ''}, got {outcome(check)}: "
+            f"{check.feedback}"
+        )
+    assert agreement >= REQUIRED_AGREEMENT
