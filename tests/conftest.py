@@ -40,21 +40,6 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the files so that the heaviest start first: each file runs whole on one worker
-    (`--dist loadfile`), in this order, and a long file sent last keeps one core busy while the
-    other idles. A file's weight is the seconds its tests declare with `heavy(seconds)`; files
-    with none follow, most tests first (pytest-xdist's own order). Tests keep their order
-    within a file."""
-    declared: dict[Path, float] = {}
-    count: dict[Path, int] = {}
-    for item in items:
-        seconds = sum(float(mark.args[0]) for mark in item.iter_markers("heavy"))
-        declared[item.path] = declared.get(item.path, 0.0) + seconds
-        count[item.path] = count.get(item.path, 0) + 1
-    items.sort(key=lambda item: (-declared[item.path], -count[item.path]))
-
-
 @pytest.fixture(autouse=True)
 def store_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     # A fresh folder under this run's base temporary folder, made directly: `tmp_path` numbers

@@ -23,7 +23,7 @@ CORPUS = HERE / "submissions" / "corpus"
 TABLES = sorted((HERE / "cases").glob("submissions*.tsv"))
 LIMITS = Limits(seconds_per_call=20.0, memory_bytes=2 * 2**30)
 # Real sandboxes (and a wheel build): the quick subset leaves these out.
-pytestmark = [pytest.mark.slow, pytest.mark.heavy(0.12)]
+pytestmark = pytest.mark.slow
 
 
 @dataclass(frozen=True)

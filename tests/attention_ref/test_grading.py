@@ -12,8 +12,6 @@ from attention_ref.grading import grade_submission
 from attention_ref.sandbox import Limits
 from engine.cli import main
 
-pytestmark = pytest.mark.heavy(0.3)  # each test, about; sets the order of files
-
 SUBMISSIONS = Path(__file__).parent / "submissions"
 FAST = Limits(seconds_per_call=3.0, memory_bytes=1 * 2**30)
 SPEC_KEYS = {"passed", "verdict", "target", "function", "diagnosis", "cases", "timing"}

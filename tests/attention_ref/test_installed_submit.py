@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "submissions" / "corpus"
 BESIDE = ("numpy", "numpy.libs", "numba", "llvmlite", "scipy", "scipy.libs")
 # Real sandboxes (and a wheel build): the quick subset leaves these out.
-pytestmark = [pytest.mark.slow, pytest.mark.heavy(3.0)]
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ RTOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
 
 
 # Compiled (or loaded from Numba's cache) for both dtypes once, before the tests below.
-pytestmark = [pytest.mark.usefixtures("flash_kernel"), pytest.mark.heavy(0.15)]
+pytestmark = pytest.mark.usefixtures("flash_kernel")
 
 
 def random_inputs(

@@ -117,7 +117,6 @@ def test_the_kernel_never_holds_a_t_by_t_matrix() -> None:
 AVX2_FEATURES = "+avx,+avx2,+fma,+f16c,+bmi,+bmi2,+popcnt,+sse4.1,+sse4.2,+ssse3,-avx512f"
 
 
-@pytest.mark.heavy(20)  # compiles the kernel cold in a fresh process
 def test_the_avx2_build_of_the_kernel_agrees_with_the_reference(tmp_path: Path) -> None:
     # The block product's width follows the CPU Numba compiles for, so on an AVX-512 host the
     # AVX2 build (2 vectors of 8 float32 or 4 float64 per block row) never runs by itself. Here

@@ -8,8 +8,6 @@ import pytest
 from attention_ref.exercises import BATTERIES, cases_for
 from engine.cards.exercise import ExerciseItem
 
-pytestmark = pytest.mark.heavy(1.0)  # each test, about; sets the order of files
-
 REQUIRED = {
     "stable-softmax": "softmax",
     "attention": "attention",

@@ -8,8 +8,6 @@ import pytest
 
 from engine.cli import main
 
-pytestmark = pytest.mark.heavy(0.4)  # each test, about; sets the order of files
-
 GOOD_ITEM = """\
   - id: one
     kind: recall

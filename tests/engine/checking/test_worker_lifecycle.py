@@ -24,7 +24,7 @@ from engine.checking.worker.bounded import BoundedChecker
 from engine.checking.worker.main import TEST_OPS_ENV
 
 # Real worker processes, killed and waited for: slow by nature.
-pytestmark = [pytest.mark.slow, pytest.mark.heavy(1.5)]
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[3]
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="uses Linux process tools")

@@ -26,7 +26,7 @@ from tests.engine.checking.stalling_worker import CRASHING_LINE, STALLING_LINE
 from tests.engine.cli.conftest import run  # noqa: F401  (the fixture)
 
 # Each test waits for a check to time out.
-pytestmark = [pytest.mark.slow, pytest.mark.heavy(3.0)]
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[3]
 SCORES = Assumptions(normal_vectors=("q", "k"), aliases={"d_k": ("d", "dk")})

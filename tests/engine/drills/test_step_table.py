@@ -22,8 +22,6 @@ from engine.drills.loader import load_drill_file
 from engine.drills.model import Drill
 from tests.conftest import warm_checker
 
-pytestmark = pytest.mark.heavy(0.15)  # each test, about; sets the order of files
-
 ROOT = Path(__file__).resolve().parents[3]
 TABLES = sorted((Path(__file__).parent / "cases").glob("steps-15*.tsv"))
 AGREEMENT = 0.97

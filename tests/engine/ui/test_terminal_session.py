@@ -15,7 +15,7 @@ from tests.engine.choice_bank import write_choices
 from tests.engine.ui.terminal import Terminal
 
 # Every test drives a real process through a pseudo-terminal.
-pytestmark = [pytest.mark.slow, pytest.mark.heavy(1.0)]
+pytestmark = pytest.mark.slow
 
 REVEAL = "(:hint :undo :quit) › "
 RATE = "(:undo :quit) › "
