@@ -370,6 +370,10 @@ def _mark_sums(text: str, indices: set[str], ranges: _Ranges | None = None) -> s
         head_end, index, lower, upper = _read_sum_head(text, match.end())
         if index is None:
             continue  # `sum(...)` without an index: the plain function, read as it is
+        if not index or lower == "" or upper == "":
+            raise AnswerError(
+                "could not read this: a sum's index or bound is empty; write it as Σ_{a=1}^{d_k}"
+            )
         if index not in indices:
             known = ", ".join(sorted(indices)) or "none here"
             raise AnswerError(

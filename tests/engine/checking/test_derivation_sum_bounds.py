@@ -59,3 +59,9 @@ def test_a_position_index_may_run_to_the_count_under_any_name_but_not_to_another
     assert full.readable and "runs over" not in full.message, full.message
     causal = check_step(None, "e^{s_i} / \\sum_{j=1}^{i} e^{s_j}", assumptions=SOFTMAX)
     assert not causal.valid and "runs over j = 1..i" in causal.message
+
+
+@pytest.mark.parametrize("line", ["Σ_{a=}^{d_k} E[q_a k_a]", "Σ_{a=1}^{} E[q_a k_a]", "Σ_{=1} E"])
+def test_an_empty_index_or_bound_is_unreadable_not_graded(line: str) -> None:
+    verdict = check_step(MEAN, line, expected=EXPECTED, assumptions=SCORES)
+    assert not verdict.readable and "empty" in verdict.message, verdict.message
