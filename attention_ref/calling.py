@@ -24,6 +24,7 @@ class MaskConvention:
     label: str
     causal: Callable[[Array], Array]  # from a keep-mask (True = may attend)
     attend_all: Callable[[tuple[int, ...]], Array]
+    style: str  # "additive", "keep" (nonzero = attend) or "block" (nonzero = masked)
 
 
 CONVENTIONS = (
@@ -31,27 +32,37 @@ CONVENTIONS = (
         "additive 0 / -inf",
         lambda keep: np.where(keep, 0.0, -np.inf),
         lambda shape: np.zeros(shape),
+        "additive",
     ),
     MaskConvention(
-        "boolean keep (True = attend)", lambda keep: keep, lambda shape: np.ones(shape, bool)
+        "boolean keep (True = attend)",
+        lambda keep: keep,
+        lambda shape: np.ones(shape, bool),
+        "keep",
     ),
     MaskConvention(
         "0/1 block (1 = masked, as in scores += mask * -1e9)",
         lambda keep: (~keep).astype(np.float64),
         lambda shape: np.zeros(shape),
+        "block",
     ),
     MaskConvention(
-        "boolean block (True = masked)", lambda keep: ~keep, lambda shape: np.zeros(shape, bool)
+        "boolean block (True = masked)",
+        lambda keep: ~keep,
+        lambda shape: np.zeros(shape, bool),
+        "block",
     ),
     MaskConvention(
         "0/1 keep (1 = attend)",
         lambda keep: keep.astype(np.float64),
         lambda shape: np.ones(shape),
+        "keep",
     ),
     MaskConvention(
         "additive 0 / -1e9",
         lambda keep: np.where(keep, 0.0, -1e9),
         lambda shape: np.zeros(shape),
+        "additive",
     ),
 )
 
@@ -120,4 +131,8 @@ class CallPlan:
         return box.call(*args, as_lists=self.as_lists, **keywords)
 
     def learn(self, label: str) -> None:
-        self.convention = next(c for c in CONVENTIONS if c.label == label)
+        self.convention = convention_named(label)
+
+
+def convention_named(label: str) -> MaskConvention:
+    return next(c for c in CONVENTIONS if c.label == label)

@@ -12,6 +12,7 @@ from attention_ref.pitfalls import (
     ATTENTION_PITFALLS,
     ATTENTION_VARIANTS,
     CAUSAL_PITFALLS,
+    MASK_NOTED,
     NOTED_PITFALLS,
     SOFTMAX_NOTED,
     SOFTMAX_PITFALLS,
@@ -29,8 +30,9 @@ EXPLANATIONS: dict[str, str] = {
     "and flattens the weights; divide by np.sqrt(d_k)",
     "no_scale": "the 1/√d_k factor is missing: the scores then have variance d_k and the "
     "softmax saturates; divide Q @ K.T by np.sqrt(d_k)",
-    "softmax_wrong_axis": "the softmax normalises over the queries (axis 0) instead of over the "
-    "keys: each row of weights must sum to 1, so use axis=-1",
+    "softmax_wrong_axis": "the softmax normalises down the columns (axis 0 or -2: over the "
+    "queries, for attention) instead of along each row (over the keys): each row of weights "
+    "must sum to 1, so use axis=-1",
     "no_softmax": "there is no softmax: (Q Kᵀ/√d_k) V is a linear map, not attention; turn each "
     "row of scores into weights with a softmax",
     "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf, inf/inf is "
@@ -80,6 +82,17 @@ def matching_pitfalls(
         note for note, way in noted.items() if not names and _matches((way,), args, case, given)
     ]
     return names, notes
+
+
+def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
+    """Notes on how the code applied the mask it was given (`mask` as passed, in a convention of
+    `style`), for a masked case no convention gets right: each note whose computation, with the
+    mask as given, is the submission's output."""
+    return [
+        note
+        for note, (styles, way) in MASK_NOTED.items()
+        if style in styles and _matches((way,), (*case.args, mask), case, given)
+    ]
 
 
 def ruled_out_pitfalls(case: Case, given: Array, target: str) -> list[str]:

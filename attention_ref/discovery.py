@@ -144,9 +144,17 @@ def _parse(path: Path) -> ast.Module:
     try:
         return ast.parse(raw, filename=str(path))
     except SyntaxError as exc:
-        raise SubmissionError("error", f"SyntaxError: {exc.msg} (line {exc.lineno})") from exc
-    except (ValueError, RecursionError, MemoryError) as exc:
+        where = f" (line {exc.lineno})" if exc.lineno else ""
+        raise SubmissionError("error", f"SyntaxError: {exc.msg}{where}") from exc
+    except ValueError as exc:  # e.g. null bytes, on Pythons that raise ValueError for them
         raise SubmissionError("error", f"not a readable Python file: {exc}") from exc
+    except (RecursionError, MemoryError) as exc:
+        # The parser's own limits: an expression nested or chained beyond what it can hold.
+        raise SubmissionError(
+            "error",
+            f"not a readable Python file ({type(exc).__name__}): an expression is nested too "
+            "deeply or too long for Python's parser; split it up",
+        ) from exc
 
 
 def _definitions(tree: ast.Module) -> tuple[dict[str, _Callable], dict[str, ast.ClassDef]]:

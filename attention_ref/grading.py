@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from attention_ref.battery import Case, attention_cases, fresh_seed, in_form, softmax_cases
-from attention_ref.calling import CallPlan
-from attention_ref.diagnosis import close, matching_pitfalls, ruled_out_pitfalls
+from attention_ref.calling import CallPlan, convention_named
+from attention_ref.diagnosis import close, mask_mistakes, matching_pitfalls, ruled_out_pitfalls
 from attention_ref.discovery import Found, SubmissionError, find_function
 from attention_ref.reference import causal_mask
 from attention_ref.sandbox import CallResult, Limits, Sandbox
@@ -248,9 +248,11 @@ def _try_batched(box: Sandbox, plan: CallPlan, grade: Grade, cases: list[Case]) 
         grade.cases.append(result)
         grade.notes.append("works at any rank: also checked on batched inputs")
     elif result.status not in {"crash", "timeout", "memory"}:
+        what = result.message
+        if what.startswith("wrong values"):
+            what = f"gives {what}"
         grade.notes.append(
-            f"written for 2-D inputs: on a batch {batched.args[0].shape} it {result.message} "
-            "(not counted)"
+            f"written for 2-D inputs: on a batch {batched.args[0].shape} it {what} (not counted)"
         )
 
 
@@ -259,20 +261,75 @@ def _run_case(box: Sandbox, case: Case, plan: CallPlan) -> CaseReport:
     attempts: list[tuple[str, Any] | None] = [*plan.mask_attempts(t_q, t_k, case.causal)]
     attempts = attempts or [None]
     additive = causal_mask(t_q, t_k) if case.causal else None
-    reports = []
+    tried: list[tuple[tuple[str, Any] | None, CaseReport, Any]] = []
     for mask in attempts:
         result = plan.call(box, case.args, causal=case.causal, mask=mask)
         report = _judge(case, result, plan.found, additive)
-        if mask is not None and case.causal and not report.passed:
-            report.message += f" (mask given as {mask[0]})"
         if report.passed and mask is not None:
             plan.learn(mask[0])
         if report.passed or report.status in {"crash", "timeout", "memory"}:
             return report
-        reports.append(report)
-    return next((r for r in reports if r.diagnosis), None) or next(
-        (r for r in reports if r.status == "ok"), reports[0]
-    )
+        tried.append((mask, report, _first(result.value) if result.status == "ok" else None))
+    return _closest(case, tried)
+
+
+def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, Any]]) -> CaseReport:
+    """When no mask convention passes, the report to show: one whose output names a mistake,
+    else the one that came closest to the reference (a finite output before nan/inf, then the
+    smallest error), with the convention it was given and how the code mishandled the mask."""
+    if tried[0][0] is None or not case.causal:
+        return next((r for _, r, _ in tried if r.diagnosis), None) or next(
+            (r for _, r, _ in tried if r.status == "ok"), tried[0][1]
+        )
+    for mask, report, value in tried:
+        if report.status == "ok" and not report.diagnosis and mask is not None:
+            style = convention_named(mask[0]).style
+            given = np.asarray(value)
+            if np.issubdtype(given.dtype, np.number) and given.shape == case.expected.shape:
+                for note in mask_mistakes(case, given, mask[1], style):
+                    report.notes.append(note)
+                    report.message += f"; this {note}"
+
+    def distance(entry: tuple[tuple[str, Any] | None, CaseReport, Any]) -> tuple[int, float]:
+        report = entry[1]
+        if report.status != "ok":
+            return 3, 0.0
+        evidence = 0 if report.diagnosis or report.notes else 1
+        error = report.max_error
+        return evidence, float("inf") if error is None else error
+
+    mask, chosen, _ = min(tried, key=distance)
+    if mask is None:
+        return chosen
+    values = [np.asarray(v) for _, r, v in tried if r.status == "ok"]
+    if len(values) == len(tried) and all(
+        v.shape == values[0].shape and np.array_equal(v, values[0], equal_nan=True) for v in values
+    ):
+        clause = "whichever convention the mask is given in (the output is the same)"
+    elif chosen.status != "ok":
+        clause = f"mask given as {mask[0]}; no convention ran without an error"
+    elif chosen.diagnosis or chosen.notes:
+        clause = (
+            f"with the mask given as {mask[0]}, the convention that explains the output "
+            "(none gives causal attention)"
+        )
+    else:
+        clause = (
+            f"with the mask given as {mask[0]}, the convention whose output came closest "
+            "(none gives causal attention)"
+        )
+    if chosen.status == "ok":
+        chosen.message = _with_clause(chosen.message, clause)
+    else:  # an error's own text may hold "; "
+        chosen.message += f" ({clause})"
+    return chosen
+
+
+def _with_clause(message: str, clause: str) -> str:
+    """The message with `clause` after its first part ("wrong values (max error 0.4)"), before
+    the notes that follow it."""
+    head, sep, rest = message.partition("; ")
+    return f"{head} {clause}{sep}{rest}"
 
 
 def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseReport:

@@ -224,3 +224,44 @@ SOFTMAX_NOTED: dict[str, Callable[..., Array]] = {
     "subtracts x.max(axis=-1) without keepdims=True, so on a square array each column loses "
     "another row's max; write x.max(axis=-1, keepdims=True)": keepdims_missing_softmax,
 }
+
+
+def _mask_scores(Q: ArrayLike, K: ArrayLike) -> Array:
+    q, k, _, dtype = _prepare(Q, K, K)
+    return (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
+
+
+def mask_after_softmax(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
+    """softmax(S) * mask @ V: weights zeroed where the mask as given is 0, not renormalised."""
+    scores = _mask_scores(Q, K)
+    with np.errstate(invalid="ignore"):
+        return (stable_softmax(scores, axis=-1) * np.asarray(given, np.float64)) @ np.asarray(V)
+
+
+def mask_ignored(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
+    """Attention without the mask."""
+    scores = _mask_scores(Q, K)
+    return stable_softmax(scores, axis=-1) @ np.asarray(V)
+
+
+def mask_subtracted(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
+    """softmax(S - mask) @ V: an additive mask with its sign reversed (-inf becomes +inf)."""
+    scores = _mask_scores(Q, K)
+    with np.errstate(invalid="ignore"):
+        return stable_softmax(scores - np.asarray(given, np.float64), axis=-1) @ np.asarray(V)
+
+
+# Mistakes in applying a given mask, as notes on a masked case (no SPEC name): each takes the
+# mask as the code was given it, and is looked for only under the conventions (`MaskConvention.
+# style`) its words are true of. Checked when no mask convention gives causal attention.
+MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
+    "applies the mask after the softmax: the blocked weights are zeroed but the rows no longer "
+    "sum to 1; mask the scores before the softmax (or renormalise each row)": (
+        frozenset({"keep"}),
+        mask_after_softmax,
+    ),
+    "ignores the mask: the output is attention without it, so each query still sees the keys "
+    "after it": (frozenset({"additive", "keep", "block"}), mask_ignored),
+    "subtracts the additive mask instead of adding it, so the blocked keys get the most weight "
+    "instead of none; add the mask to the scores": (frozenset({"additive"}), mask_subtracted),
+}

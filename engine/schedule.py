@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from enum import IntEnum
 
 import fsrs.scheduler
@@ -82,9 +82,26 @@ class CardState:
         return self.fails >= LEECH_FAILS
 
 
+def local_time(t: datetime) -> datetime:
+    """`t` on the local clock, or on UTC's when the local zone's offset is one no clock can
+    have (TZ=UTC+24 gives a whole day, which Python refuses): a calendar day always exists."""
+    try:
+        return t.astimezone()
+    except ValueError:
+        return t.astimezone(UTC)
+
+
+def local_midnight(day: date) -> datetime:
+    """The start of a local calendar day, with that day's own UTC offset (DST-safe)."""
+    try:
+        return datetime.combine(day, time(0)).astimezone()
+    except ValueError:  # an impossible local offset, as in local_time
+        return datetime.combine(day, time(0), tzinfo=UTC)
+
+
 def local_day_start(now: datetime) -> datetime:
     """Midnight of `now`'s day in the local time zone."""
-    local = now.astimezone()
+    local = local_time(now)
     return datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
 
 
@@ -198,7 +215,7 @@ def _seeded_fuzz(seed: int) -> Iterator[None]:
 
 def calendar_days(earlier: datetime, later: datetime) -> int:
     """Whole days from one local calendar date to another (as Anki counts elapsed days)."""
-    return (later.astimezone().date() - earlier.astimezone().date()).days
+    return (local_time(later).date() - local_time(earlier).date()).days
 
 
 def _to_fsrs(card: CardState, now: datetime) -> Card:

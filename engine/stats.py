@@ -10,12 +10,21 @@ import json
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, timedelta
 from statistics import mean
 
 from engine.bank.model import QuestionSet
 from engine.drills import CARD_PREFIX
-from engine.schedule import LEARN_AHEAD, LEECH_FAILS, CardState, Phase, Scheduling, local_day_start
+from engine.schedule import (
+    LEARN_AHEAD,
+    LEECH_FAILS,
+    CardState,
+    Phase,
+    Scheduling,
+    local_day_start,
+    local_midnight,
+    local_time,
+)
 from engine.store import Store
 from engine.store.reviews import from_ms, to_ms
 
@@ -230,14 +239,9 @@ def drill_cards(store: Store, set_name: str, drills: Iterable[tuple[str, str]]) 
     return rows
 
 
-def local_midnight(day: date) -> datetime:
-    """The start of a local calendar day, with that day's own UTC offset (DST-safe)."""
-    return datetime.combine(day, time(0)).astimezone()
-
-
 def due_forecast(cards: Iterable[CardState], now: datetime) -> list[DueDay]:
     """Cards due on each of today and the next FORECAST_HORIZON days; overdue ones count today."""
-    first = now.astimezone().date()
+    first = local_time(now).date()
     days = [first + timedelta(days=k) for k in range(FORECAST_HORIZON + 1)]
     ends = [local_midnight(d + timedelta(days=1)) for d in days]
     counts = [0] * len(days)
@@ -252,14 +256,14 @@ def retention_history(
     store: Store, set_name: str, now: datetime
 ) -> tuple[str, list[RetentionPeriod]]:
     """Measured retention per day (a short history) or per week (the last RETENTION_WEEKS)."""
-    today = now.astimezone().date()
+    today = local_time(now).date()
     first_ms = store.db.execute(
         "SELECT min(reviewed_at) FROM reviews WHERE set_name = ?", (set_name,)
     ).fetchone()[0]
     first = from_ms(first_ms)
     if first is None:
         return "day", []
-    first_day = min(first.astimezone().date(), today)
+    first_day = min(local_time(first).date(), today)
     if (today - first_day).days < DAILY_HISTORY_DAYS:
         period = "day"
         starts = [first_day + timedelta(days=k) for k in range((today - first_day).days + 1)]

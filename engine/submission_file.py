@@ -23,6 +23,6 @@ def read_submission(path: Path) -> str:
     if data is None:
         raise UnreadableSubmission(f"{path} is larger than 1 MB; submit the function alone")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark is no part of the code
     except UnicodeDecodeError as error:
         raise UnreadableSubmission(f"{path} is not UTF-8 text (byte {error.start})") from None

@@ -125,7 +125,7 @@ def time_exercise(
             (ref_path, reference_source, reference_function),
         ):
             path.parent.mkdir()
-            path.write_text(wrapped_source(text, name, measure=False), encoding="utf-8")
+            path.write_text(wrapped_source(text, name), encoding="utf-8")
         say("timing: starting your code and the reference solution in their sandboxes")
         with (
             Sandbox(mine_path, ENTRY, limits) as mine,
@@ -199,7 +199,7 @@ def _check(result: CallResult, expected: Any, t: int, who: str) -> None:
     if result.status != "ok" or result.seconds is None:
         raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
     value = result.value if isinstance(result.value, tuple) else (result.value,)
-    outputs = value[1:] if who != "kernel" else value  # the caller puts its peak figure first
+    outputs = value
     wanted = expected if isinstance(expected, tuple) else (expected,)
     if len(outputs) < len(wanted):
         raise StopLadder(

@@ -50,18 +50,24 @@ def processes_of_uid(uid: int) -> list[int]:
     ]
 
 
+def _stat_field(pid: int, index: int) -> str | None:
+    """Field `index` of /proc/PID/stat counted after the command name (0: state, 1: ppid)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
+            after_name = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return after_name[index] if len(after_name) > index else None
+
+
 def processes_in_session(session: int) -> list[int]:
     """Live processes whose session id is `session` (the fallback when not running as root)."""
-    found = []
-    for pid, _ in _live_processes():
-        try:
-            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
-                after_name = stat.read().rpartition(")")[2].split()
-        except OSError:
-            continue
-        if len(after_name) > 3 and after_name[3] == str(session):
-            found.append(pid)
-    return found
+    return [pid for pid, _ in _live_processes() if _stat_field(pid, 3) == str(session)]
+
+
+def children_of(parent: int) -> list[int]:
+    """Live processes whose parent is `parent`."""
+    return [pid for pid, _ in _live_processes() if _stat_field(pid, 1) == str(parent)]
 
 
 def kill_until_gone(find: Callable[[], list[int]], deadline: float = 5.0) -> bool:

@@ -19,12 +19,15 @@ class CallResult:
     "ZeroDivisionError: division by zero (line 7)". `seconds` is the parent's wall-clock time
     from the first byte of the request to the last byte of the reply: it includes moving the
     arrays both ways and converting the result, not the start of the process or the import.
+    `peak_bytes`, when the call was measured, is how far the worker's resident memory rose
+    above its size before the call (None: not measured, or not measurable here).
     """
 
     status: Status
     value: Any | None
     error: str | None
     seconds: float | None
+    peak_bytes: int | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import secrets
 import subprocess
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -32,6 +33,7 @@ from attention_ref.sandbox.channel import Channel, Closed, Deadline, Ended
 from attention_ref.sandbox.endings import describe_death, kill_everything, one_line
 from attention_ref.sandbox.limits import Limits
 from attention_ref.sandbox.output import CappedTail
+from attention_ref.sandbox.peak_memory import PeakMemory, worker_of
 from attention_ref.sandbox.results import FATAL, CallResult, SandboxReport, Status
 
 # The largest file a sandbox copies in (the grader refuses more than 1 MB before this).
@@ -82,6 +84,7 @@ class Sandbox:
         self._uid: int | None = None
         self._cgroup: memory_cgroup.MemoryCgroup | None = None
         self._cgroup_note = ""
+        self._peak: PeakMemory | None = None
         self._seq = 0
         self._isolation: dict[str, str] = {}
         self._import_status: Status = "error"
@@ -120,9 +123,13 @@ class Sandbox:
     ) -> None:
         self._shutdown()
 
-    def call(self, *args: Any, as_lists: bool = False, **kwargs: Any) -> CallResult:
+    def call(
+        self, *args: Any, as_lists: bool = False, measure_peak: bool = False, **kwargs: Any
+    ) -> CallResult:
         """Call the function with these arrays (keyword values may be None; a Python bool,
-        int or float keyword arrives as that scalar). `as_lists`: pass nested lists instead."""
+        int or float keyword arrives as that scalar). `as_lists`: pass nested lists instead.
+        `measure_peak`: the result's `peak_bytes` is the memory the call held at its peak,
+        measured by the kernel from outside the sandbox (see `peak_memory`)."""
         if self._final is not None:
             return self._final
         if self._channel is None:
@@ -144,6 +151,8 @@ class Sandbox:
             "as_lists": as_lists,
         }
         request = protocol.encode_frame(self._token, self._seq, header, views)
+        meter = self._peak if measure_peak else None
+        baseline = meter.reset() if meter is not None else None
         start = time.monotonic()
         try:
             frame = self._exchange(request, start + self.limits.seconds_per_call)
@@ -158,7 +167,10 @@ class Sandbox:
         except protocol.ProtocolError as error:
             return self._fatal("error", self._interference(error), None)
         seconds = time.monotonic() - start
-        return self._result(frame, seconds)
+        result = self._result(frame, seconds)
+        if meter is not None and result.status == "ok":
+            return replace(result, peak_bytes=meter.growth_since(baseline))
+        return result
 
     def report(self) -> SandboxReport:
         """Isolation in force, output tails so far (final after `__exit__`), import outcome."""
@@ -220,6 +232,9 @@ class Sandbox:
         self._isolation = launch.describe_isolation(
             frame.header["isolation"], self._uid, self.limits
         )
+        # Found now, while the worker is the first process's only grandchild.
+        worker = worker_of(self._process.pid)
+        self._peak = PeakMemory(worker) if worker is not None else None
         self._isolation["memory cgroup"] = (
             self._cgroup.describe() if self._cgroup is not None else self._cgroup_note
         )

@@ -10,6 +10,10 @@ worker denies, with EACCES:
   for stream pairs (a datagram pair could `sendto()` a path-bound socket);
 - `shmget`, `msgget`, `semget`, `mq_open` (new IPC objects), `memfd_create`, `memfd_secret`;
 - `io_uring_setup`, `add_key`, `request_key`, `keyctl`, `userfaultfd`, `bpf`;
+- `unshare` and `clone` with any namespace flag: a new user namespace would give every
+  capability inside it (chroot, mounts of its own) and the kernel's widest attack surface;
+  `clone3`, whose flags sit in memory a filter cannot read, answers ENOSYS, so that threads
+  and processes start through `clone` as the C library then does by itself;
 - on x86-64 every x32 or 32-bit system call (other numbers for the same calls).
 
 The filter is a classic BPF program written here (no library needed), installed with TSYNC so
@@ -43,8 +47,13 @@ _RET = 0x06
 
 _X32_BIT = 0x40000000
 _SOCK_TYPE_MASK = 0xF
+# CLONE_NEWTIME, NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
+_NAMESPACE_FLAGS = 0x80 | 0x20000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000
+_NAMESPACE_FLAGS |= 0x20000000 | 0x40000000
+_NO_SUCH_CALL = _RET_ERRNO | 38  # ENOSYS
 
-# (audit arch, seccomp syscall number, denied calls by name, socketpair's number)
+# (audit arch, seccomp syscall number, denied calls by name, socketpair's number,
+#  (unshare, clone, clone3))
 _ARCHES = {
     "x86_64": (
         0xC000003E,
@@ -65,6 +74,7 @@ _ARCHES = {
             "memfd_secret": 447,
         },
         53,
+        (272, 56, 435),
     ),
     "aarch64": (
         0xC00000B7,
@@ -85,6 +95,7 @@ _ARCHES = {
             "memfd_secret": 447,
         },
         199,
+        (97, 220, 435),
     ),
 }
 
@@ -101,7 +112,7 @@ def build_program(machine: str) -> bytes:
     """The BPF program for `machine` (as `platform.machine()` names it)."""
     if machine not in _ARCHES:
         raise SeccompUnavailable(f"no seccomp filter for the {machine} architecture")
-    arch, _, denied, socketpair = _ARCHES[machine]
+    arch, _, denied, socketpair, (unshare, clone, clone3) = _ARCHES[machine]
     program: list[bytes] = []
     # Offsets in struct seccomp_data: nr 0, arch 4, args[i] at 16 + 8 i (low word first).
     program.append(_statement(_LD_ABS, 4))
@@ -113,6 +124,16 @@ def build_program(machine: str) -> bytes:
         program.append(_statement(_RET, _DENY))
     for number in denied.values():
         program.append(_statement(_JEQ, number, 0, 1))
+        program.append(_statement(_RET, _DENY))
+    program.append(_statement(_JEQ, clone3, 0, 1))
+    program.append(_statement(_RET, _NO_SUCH_CALL))
+    for number in (unshare, clone):
+        # The flags are the first argument of both; any namespace flag is denied.
+        program.append(_statement(_JEQ, number, 0, 5))
+        program.append(_statement(_LD_ABS, 16))
+        program.append(_statement(_AND, _NAMESPACE_FLAGS))
+        program.append(_statement(_JEQ, 0, 0, 1))
+        program.append(_statement(_RET, _RET_ALLOW))
         program.append(_statement(_RET, _DENY))
     program.append(_statement(_JEQ, socketpair, 0, 6))
     program.append(_statement(_LD_ABS, 16))
@@ -156,7 +177,10 @@ def install() -> str:
     ):
         raise _failure("seccomp filter")
     names = ", ".join(sorted(_ARCHES[machine][2]))
-    return f"denied (EACCES): {names}; socketpair but for stream pairs"
+    return (
+        f"denied (EACCES): {names}; socketpair but for stream pairs; new namespaces "
+        "(unshare, clone); clone3 answers ENOSYS"
+    )
 
 
 def _failure(what: str) -> SeccompUnavailable:

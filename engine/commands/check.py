@@ -11,14 +11,13 @@ line (and the expected answer when it is wrong), or JSON; exit 0 right, 1 wrong.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 from engine.checking.worker.bounded import Checker, grade_card
 from engine.commands.frame import Frame, run_in_frame
 from engine.errors import UsageError
 from engine.exit_codes import verdict_code
+from engine.ui.json_output import print_json
 from engine.verdict import Verdict
 
 
@@ -32,6 +31,10 @@ def run_check(
     *,
     checker: Checker | None = None,
 ) -> int:
+    from engine.ui.script_line import as_typed
+
+    answer = as_typed(answer)
+
     # The checker imports SymPy in its own process while this one loads the bank.
     def check(frame: Frame) -> int:
         if step is not None:  # `ITEM` names a derivation drill: grade one of its lines
@@ -92,13 +95,7 @@ def report_verdict(
     """Print the verdict on `item_id` (as JSON, with `extra` fields), or its line and, when it is
     wrong, `expected`; its exit code."""
     if as_json:
-        record = {**verdict.to_json(item_id), **(extra or {})}
-        text = json.dumps(record, ensure_ascii=False)
-        try:
-            text.encode(sys.stdout.encoding or "utf-8")
-        except UnicodeEncodeError:  # a broken character echoed back: escape it, print the JSON
-            text = json.dumps(record, ensure_ascii=True)
-        print(text)
+        print_json({**verdict.to_json(item_id), **(extra or {})})
     else:
         from engine.ui.describe import verdict_line
         from engine.ui.literal import plain

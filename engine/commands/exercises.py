@@ -7,7 +7,6 @@ the current folder, never over an existing file. `find_exercise` serves `submit 
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,6 +20,7 @@ from engine.errors import BankError, UsageError
 from engine.exit_codes import EXIT_OK
 from engine.paths import store_dir
 from engine.schedule import CardState, Phase
+from engine.ui.json_output import print_json
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _due(card: CardState | None) -> datetime | None:
 def run_list_exercises(set_name: str, data_dir: Path | None, as_json: bool) -> int:
     rows = exercise_rows(set_name, data_dir)
     if as_json:
-        print(json.dumps([row.to_json() for row in rows], ensure_ascii=False))
+        print_json([row.to_json() for row in rows])
         return EXIT_OK
     from rich.table import Table
     from rich.text import Text
@@ -117,8 +117,13 @@ def run_write_starter(
         ) from None
     except OSError as error:
         raise UsageError(f"cannot write {target}: {error.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(item.starter)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(item.starter)
+    except OSError as error:
+        # A file cut short (a full disk) would pass for the learner's work next time.
+        target.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {target}: {error.strerror}") from None
     print(f"wrote {target.name}: write {item.signature}, then run")
     print(f"  attnquiz submit {target.name} --exercise {item.id}")
     return EXIT_OK

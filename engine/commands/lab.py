@@ -7,12 +7,12 @@ from the numbers. `--json` prints the numbers only.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import UsageError
 from engine.exit_codes import EXIT_OK
+from engine.ui.json_output import print_json
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,7 +38,7 @@ def run_lab_scaling(d_k: int, tokens: int, seed: int, as_json: bool) -> int:
 
     lab = scaling_lab(d_k, tokens, seed)
     if as_json:
-        print(json.dumps(lab_json(lab), ensure_ascii=False))
+        print_json(lab_json(lab))
     else:
         show(lab)
     return EXIT_OK

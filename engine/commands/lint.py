@@ -30,6 +30,8 @@ def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
             files.extend(found)
         elif path.is_file():
             files.append(path)
+        elif path.exists():  # a named pipe or a device: reading it could block or never end
+            problems.append(f"{path}:1: not a regular file or folder")
         else:
             problems.append(f"{path}:1: no such file or folder")
     return files, problems

@@ -8,7 +8,6 @@ parameters are damaged (the message says what to run). Reviews are only read, ne
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,6 +35,7 @@ from engine.store.parameters import (
     reset_to_defaults,
     save_fitted,
 )
+from engine.ui.json_output import print_json
 
 
 @dataclass
@@ -77,7 +77,7 @@ def run_optimize(reset: bool, as_json: bool, data_dir: Path | None) -> int:
     finally:
         store.close()
     if as_json:
-        print(json.dumps(outcome.to_json()))
+        print_json(outcome.to_json())
     else:
         _show(outcome)
     return verdict_code(outcome.status != "fit_failed")

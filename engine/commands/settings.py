@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from engine.clock import make_clock
@@ -12,6 +11,7 @@ from engine.exit_codes import EXIT_OK
 from engine.paths import store_dir
 from engine.store import open_store
 from engine.store.settings import Settings, load_settings, save_settings
+from engine.ui.json_output import print_json
 
 DESCRIPTIONS = {
     "retention": "desired retention (FSRS schedules for this share of recall)",
@@ -44,7 +44,7 @@ def run_settings(
     finally:
         store.close()
     if as_json:
-        print(json.dumps(settings.to_json()))
+        print_json(settings.to_json())
     else:
         show(settings)
     return EXIT_OK

@@ -3,7 +3,6 @@ time, strength per tag."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from engine.schedule import Scheduling
 from engine.stats import SetStats, set_stats
 from engine.store.parameters import ParametersInUse, parameters_in_use
 from engine.store.settings import load_settings
+from engine.ui.json_output import print_json
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,15 +38,12 @@ def run_stats(set_name: str, as_json: bool, retention: float | None, data_dir: P
     finally:
         store.close()
     if as_json:
-        print(
-            json.dumps(
-                {
-                    **stats.to_json(),
-                    "fsrs_parameters": in_use.to_json(),
-                    "settings": settings.to_json(),
-                },
-                ensure_ascii=False,
-            )
+        print_json(
+            {
+                **stats.to_json(),
+                "fsrs_parameters": in_use.to_json(),
+                "settings": settings.to_json(),
+            }
         )
     else:
         show(stats, now, in_use)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.errors import UsageError
 from engine.exit_codes import verdict_code
+from engine.ui.json_output import print_json
 
 if TYPE_CHECKING:
     from attention_ref.grading import Grade
@@ -25,6 +25,7 @@ def run_submit(
     watch: bool = False,
 ) -> int:
     _readable_source(path)
+    _check_function_name(func)
     from attention_ref.grading import grade_submission
     from attention_ref.sandbox import Limits
 
@@ -52,7 +53,7 @@ def run_submit(
         )
         _fail_if_timed_output_wrong(grade)
     if as_json:
-        print(json.dumps(grade.to_json(), ensure_ascii=False))
+        print_json(grade.to_json())
     else:
         from engine.ui.submit_report import show_grade
 
@@ -74,6 +75,7 @@ def run_submit_exercise(
 ) -> int:
     """`submit FILE --exercise ID`: grade the file as that exercise (never touches the schedule)."""
     source = _readable_source(path)
+    _check_function_name(func)
     from attention_ref.sandbox import Limits
     from engine.commands.exercises import find_exercise
 
@@ -107,7 +109,7 @@ def run_submit_exercise(
 
     if as_json and not watch:
         grade = graded_and_timed()
-        print(json.dumps(grade.to_json(), ensure_ascii=False))
+        print_json(grade.to_json())
         return verdict_code(grade.passed)
     from engine.ui.console import make_console
     from engine.ui.exercise_report import show_exercise_grade
@@ -147,3 +149,13 @@ def _readable_source(path: Path) -> str:
         return read_submission(path)
     except UnreadableSubmission as error:
         raise UsageError(str(error)) from None
+
+
+def _check_function_name(func: str | None) -> None:
+    """`--func` names a function (or a class's method) of the file, as Python spells names."""
+    parts = func.split(".") if func else []
+    if len(parts) > 2 or not all(part.isidentifier() for part in parts):
+        raise UsageError(
+            f"--func {func!r} is not a Python function name; give one such as attention or "
+            "Model.forward"
+        )

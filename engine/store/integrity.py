@@ -23,37 +23,138 @@ from engine.store.backups import latest_backup
 MAX_TIME_MS = 253_402_300_799_999
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
 _WAL_HEADER, _FRAME_HEADER = 32, 24
-_PHASES = (0, 1, 2, 3)
-_IMPOSSIBLE_CARDS = f"""
-    SELECT * FROM (SELECT set_name, item_id,
-        CASE
-            WHEN typeof(phase) != 'integer' OR phase NOT IN {_PHASES}
-                THEN 'unknown phase ' || quote(phase)
-            WHEN typeof(due) != 'integer' OR due NOT BETWEEN 0 AND {MAX_TIME_MS}
-                THEN 'impossible due time ' || quote(due)
-            WHEN last_review IS NOT NULL AND (typeof(last_review) != 'integer'
-                OR last_review NOT BETWEEN 0 AND {MAX_TIME_MS})
-                THEN 'impossible last review time ' || quote(last_review)
-            WHEN stability IS NOT NULL AND (typeof(stability) NOT IN ('real', 'integer')
-                OR NOT stability > 0 OR stability > 1e12)
-                THEN 'impossible stability ' || quote(stability)
-            WHEN difficulty IS NOT NULL AND (typeof(difficulty) NOT IN ('real', 'integer')
-                OR NOT difficulty BETWEEN 0 AND 11)
-                THEN 'impossible difficulty ' || quote(difficulty)
-            WHEN step IS NOT NULL AND (typeof(step) != 'integer' OR step NOT BETWEEN 0 AND 1000)
-                THEN 'impossible learning step ' || quote(step)
-            WHEN typeof(reps) != 'integer' OR reps < 0
-                THEN 'impossible count of reviews ' || quote(reps)
-            WHEN typeof(fails) != 'integer' OR fails < 0
-                THEN 'impossible count of lapses ' || quote(fails)
-        END AS problem
-    FROM cards) WHERE problem IS NOT NULL LIMIT 1
-"""
-_IMPOSSIBLE_REVIEWS = f"""
-    SELECT set_name, item_id, 'impossible review time ' || quote(reviewed_at) FROM reviews
-    WHERE typeof(reviewed_at) != 'integer' OR reviewed_at NOT BETWEEN 0 AND {MAX_TIME_MS}
-    LIMIT 1
-"""
+_TIME = f"typeof({{c}}) = 'integer' AND {{c}} BETWEEN 0 AND {MAX_TIME_MS}"
+_COUNT = "typeof({c}) = 'integer' AND {c} >= 0"
+_FLAG = "typeof({c}) = 'integer' AND {c} IN (0, 1)"
+_PHASE = "typeof({c}) = 'integer' AND {c} IN (0, 1, 2, 3)"
+_TEXT = "typeof({c}) = 'text'"
+_STEP = "typeof({c}) = 'integer' AND {c} BETWEEN 0 AND 1000"
+# A rule for every column the program reads back, by table: (column, may be NULL, what a
+# sensible value is, the words for a value that is not). A value that breaks one is reported
+# with the row's owner before anything is written: a damaged or hostile store is bad input.
+_COLUMN_RULES: dict[str, tuple[str, list[tuple[str, bool, str, str]]]] = {
+    "cards": (
+        "'card ' || quote(item_id) || ' of set ' || quote(set_name)",
+        [
+            ("set_name", False, _TEXT, "impossible set name"),
+            ("item_id", False, _TEXT, "impossible item id"),
+            ("phase", False, _PHASE, "unknown phase"),
+            ("due", False, _TIME, "impossible due time"),
+            ("last_review", True, _TIME, "impossible last review time"),
+            (
+                "stability",
+                True,
+                "typeof({c}) IN ('real', 'integer') AND {c} > 0 AND {c} <= 1e12",
+                "impossible stability",
+            ),
+            (
+                "difficulty",
+                True,
+                "typeof({c}) IN ('real', 'integer') AND {c} BETWEEN 0 AND 11",
+                "impossible difficulty",
+            ),
+            (
+                "step",
+                True,
+                "typeof({c}) = 'integer' AND {c} BETWEEN 0 AND 1000",
+                "impossible learning step",
+            ),
+            ("reps", False, _COUNT, "impossible count of reviews"),
+            ("fails", False, _COUNT, "impossible count of lapses"),
+            ("lapses", False, _COUNT, "impossible count of lapses"),
+            ("suspended", False, _FLAG, "impossible suspension flag"),
+            ("introduced", False, _TIME, "impossible time of introduction"),
+        ],
+    ),
+    "reviews": (
+        "'card ' || quote(item_id) || ' of set ' || quote(set_name)",
+        [
+            ("set_name", False, _TEXT, "impossible set name"),
+            ("item_id", False, _TEXT, "impossible item id"),
+            ("reviewed_at", False, _TIME, "impossible review time"),
+            (
+                "rating",
+                False,
+                "typeof({c}) = 'integer' AND {c} BETWEEN 1 AND 4",
+                "impossible rating",
+            ),
+            ("answer", True, _TEXT, "impossible answer"),
+            ("correct", True, _FLAG, "impossible verdict"),
+            ("duration_ms", True, _COUNT, "impossible duration"),
+            ("phase_before", False, _PHASE, "impossible phase before the review"),
+            ("cram", False, _FLAG, "impossible cram flag"),
+            ("card_before", True, "json_valid({c})", "impossible card before the review"),
+            ("confidence", True, _FLAG, "impossible confidence"),
+        ],
+    ),
+    "sessions": (
+        "'session ' || quote(id) || ' of set ' || quote(set_name)",
+        [
+            ("set_name", False, _TEXT, "impossible set name"),
+            ("mode", False, _TEXT, "impossible mode"),
+            ("started", False, _TIME, "impossible start time"),
+            ("ended", True, _TIME, "impossible end time"),
+        ],
+    ),
+    "timed_runs": (
+        "'the timed drill ' || quote(drill) || ' of set ' || quote(set_name)",
+        [
+            ("set_name", False, _TEXT, "impossible set name"),
+            ("drill", False, _TEXT, "impossible drill id"),
+            ("started", False, _TIME, "impossible start time"),
+            ("limit_ms", False, _COUNT, "impossible time limit"),
+            ("total_ms", True, _COUNT, "impossible total time"),
+            ("all_right", False, _FLAG, "impossible all-right flag"),
+            ("within_limit", False, _FLAG, "impossible within-limit flag"),
+            ("interrupted", False, _FLAG, "impossible interruption flag"),
+        ],
+    ),
+    "timed_parts": (
+        "'part ' || quote(part) || ' of timed run ' || quote(run_id)",
+        [
+            ("part", False, _TEXT, "impossible part name"),
+            ("position", False, _COUNT, "impossible position"),
+            ("status", False, _TEXT, "impossible status"),
+            ("attempts", False, _COUNT, "impossible count of attempts"),
+            ("duration_ms", True, _COUNT, "impossible duration"),
+        ],
+    ),
+    "fsrs_parameters": (
+        "'the FSRS parameters of row ' || quote(id)",
+        [("chosen", False, _TIME, "impossible time chosen")],
+    ),
+    "settings": (
+        "'the setting ' || quote(key)",
+        [("changed", False, _TIME, "impossible time changed")],
+    ),
+    "migrations": (
+        "'the migration ' || quote(name)",
+        [
+            ("name", False, _TEXT, "impossible name"),
+            ("applied", False, _TIME, "impossible time applied"),
+        ],
+    ),
+}
+
+
+def _impossible_rows_query(db: sqlite3.Connection, table: str) -> str | None:
+    """One query for the first row of `table` with an impossible value: (owner, problem)."""
+    owner, rules = _COLUMN_RULES[table]
+    present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    cases = []
+    for column, nullable, rule, words in rules:
+        if column not in present:
+            continue  # an older store, before the migration that adds it
+        sensible = rule.format(c=column)
+        if nullable:
+            sensible = f"{column} IS NULL OR ({sensible})"
+        cases.append(f"WHEN NOT ({sensible}) THEN '{words} ' || quote({column})")
+    if not cases:
+        return None
+    return (
+        f"SELECT owner, problem FROM (SELECT {owner} AS owner, CASE {' '.join(cases)} END "
+        f"AS problem FROM {table}) WHERE problem IS NOT NULL LIMIT 1"
+    )
 
 
 def verify_before_writing(path: Path) -> None:
@@ -65,8 +166,10 @@ def verify_before_writing(path: Path) -> None:
     # -wal and -shm files a WAL reader would. With a log, a read-only reader uses it as it is.
     live = Path(f"{path}-wal").exists()
     options = "mode=ro" if live else "mode=ro&immutable=1"
+    # A file URI names an absolute path; `--data-dir mine` is relative to the current folder.
+    uri = path.absolute().as_uri()
     try:
-        db = sqlite3.connect(f"{path.as_uri()}?{options}", uri=True, isolation_level=None)
+        db = sqlite3.connect(f"{uri}?{options}", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         raise describe_failure(path, exc) from exc
     try:
@@ -77,10 +180,9 @@ def verify_before_writing(path: Path) -> None:
             raise describe_failure(path, exc) from exc
         if verdict != ["ok"]:
             raise damaged(path, "; ".join(str(v) for v in verdict))
-        if _has_table(db, "cards"):
-            _check_rows(db, path, _IMPOSSIBLE_CARDS)
-        if _has_table(db, "reviews"):
-            _check_rows(db, path, _IMPOSSIBLE_REVIEWS)
+        for table in _COLUMN_RULES:
+            if _has_table(db, table):
+                _check_rows(db, path, table)
     finally:
         db.close()
 
@@ -90,16 +192,17 @@ def _has_table(db: sqlite3.Connection, name: str) -> bool:
     return found.fetchone() is not None
 
 
-def _check_rows(db: sqlite3.Connection, path: Path, query: str) -> None:
+def _check_rows(db: sqlite3.Connection, path: Path, table: str) -> None:
     try:
-        row = db.execute(query).fetchone()
+        query = _impossible_rows_query(db, table)
+        row = db.execute(query).fetchone() if query else None
     except sqlite3.DatabaseError as exc:
         raise describe_failure(path, exc) from exc
     if row is not None:
-        set_name, item_id, problem = row
+        owner, problem = row
         raise StoreError(
-            f"the store {path} holds an impossible value for card {item_id!r} of set "
-            f"{set_name!r} ({problem}); it was left untouched: {restore_advice(path)}"
+            f"the store {path} holds an impossible value for {owner} ({problem}); it was left "
+            f"untouched: {restore_advice(path)}"
         )
 
 

@@ -91,6 +91,9 @@ def _figure(width: int, height: int, colour: bool) -> Any:
 
     fig = plotext.figure
     fig.clear()  # plotext keeps one global figure: start each chart from nothing
+    # The chart's size is ours: plotext would shrink it to the terminal's, and a short one
+    # (a few lines) makes it abort the process.
+    fig.parent().limit(False, False)
     fig.plot_size(width, height)
     fig.theme("simple" if colour else "colorless")
     return fig

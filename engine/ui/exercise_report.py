@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cards.exercise import ExerciseItem
+from engine.ui.literal import literal
 from engine.ui.submit_report import VERDICT_WORDS
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def case_table(cases: list[CaseReport]) -> Table:
     table.add_column("result")
     for case in cases:
         mark = Text("✓", "green") if case.passed else Text("✗", "red")
-        table.add_row(mark, Text(case.name), Text(case.message))
+        table.add_row(mark, literal(case.name), literal(case.message))
     return table
 
 
@@ -46,14 +47,14 @@ def show_exercise_grade(
         )
     )
     if grade.message:
-        console.print(Text(grade.message))
+        console.print(literal(grade.message))
     if grade.cases:
         console.print(case_table(grade.cases))
     for line in mistake_lines(grade, item):
         console.print(line)
     if grade.output.strip() and not grade.passed:
         console.print(Text("its output (last lines):", style="dim"))
-        console.print(Text(grade.output.strip()[-600:], style="dim"))
+        console.print(literal(grade.output.strip()[-600:], style="dim"))
     if grade.passed:
         console.print(Text("One way to write it, to compare with yours:", style="bold"))
         console.print(Syntax(item.solution.rstrip(), "python", theme="ansi_dark", word_wrap=True))

@@ -18,12 +18,61 @@ _UNDECODED = re.compile("[\udc80-\udcff]+")
 
 def tolerant_stdin() -> None:
     """Let standard input carry any bytes: undecodable ones arrive as lone surrogates. A
-    standard input that was closed (`attnquiz 15 <&-`) reads as an empty one: end of input."""
+    standard input that was closed (`attnquiz 15 <&-`) reads as an empty one: end of input.
+
+    Under an ASCII locale (C or POSIX with Python's UTF-8 mode off) input is read as UTF-8,
+    of which ASCII is a part: a learner's `√d_k` is what was typed, not three unreadable bytes.
+    """
     if sys.stdin is None:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the process's life)
     reconfigure = getattr(sys.stdin, "reconfigure", None)
-    if reconfigure is not None and not sys.stdin.isatty():
+    if reconfigure is None:
+        return
+    if _is_ascii(sys.stdin):
+        reconfigure(encoding="utf-8", errors="strict" if sys.stdin.isatty() else "surrogateescape")
+    elif not sys.stdin.isatty():
         reconfigure(errors="surrogateescape")
+
+
+def as_typed(argument: str) -> str:
+    """A command-line argument as the learner typed it.
+
+    Under an ASCII locale the interpreter keeps each non-ASCII byte of an argument as a lone
+    surrogate; those bytes are the UTF-8 of what was typed (`--answer "√d_k"`), so read them
+    as UTF-8. Bytes that are not UTF-8 become U+FFFD, which no checker reads as an answer.
+    """
+    if not _UNDECODED.search(argument):
+        return argument
+    try:
+        return argument.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no byte could have made: leave it to the reader
+        return argument
+
+
+def tolerant_output() -> None:
+    """Let standard output and error show any text: a character their encoding cannot carry
+    (θ, √ under an ASCII locale) is printed as an escape such as \\u221a, never an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and not _is_utf8(stream):
+            reconfigure(errors="backslashreplace")
+
+
+def _encoding(stream: TextIO) -> str:
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "ascii").name
+    except LookupError:
+        return "ascii"
+
+
+def _is_ascii(stream: TextIO) -> bool:
+    return _encoding(stream) == "ascii"
+
+
+def _is_utf8(stream: TextIO) -> bool:
+    return _encoding(stream) == "utf-8"
 
 
 def read_script_line(stream: TextIO, err: TextIO) -> str:

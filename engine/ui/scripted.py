@@ -24,6 +24,7 @@ from engine.session import (
     suggested_grade,
 )
 from engine.ui.describe import interval, shown_answer, verdict_line
+from engine.ui.literal import plain
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Undo
 from engine.ui.prompt_text import plain_text
 from engine.ui.script_line import read_script_line
@@ -67,7 +68,8 @@ class ScriptedFrontend:
         return plain_text(text, self.width)
 
     def _print(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        # A bank's or a learner's text may hold terminal escapes: shown as \\xNN, never run.
+        print(plain(text), file=self.out, flush=True)
 
     def ask(self, question: Question, session: ReviewSession) -> Action:
         item = question.item
@@ -141,7 +143,7 @@ class ScriptedFrontend:
         return SURE_WORDS[text], False
 
     def _note(self, message: str) -> None:
-        print(f"note: {message}", file=self.err, flush=True)
+        print(plain(f"note: {message}"), file=self.err, flush=True)
 
     def show_outcome(self, outcome: Outcome, session: ReviewSession) -> None:
         item = outcome.item

@@ -156,3 +156,19 @@ def test_an_ordinary_method_of_a_layer_needing_arguments_stays_uncallable(tmp_pa
     with pytest.raises(SubmissionError) as raised:
         find_function(write(tmp_path, source))
     assert raised.value.verdict == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("def attention(Q, K, V):\n    return " + "-" * 100_000 + "Q\n", "too deeply"),
+        ("def attention(Q, K, V):\n    return Q\x00\n", "null bytes"),
+    ],
+)
+def test_a_file_the_parser_refuses_says_why_in_words(
+    tmp_path: Path, source: str, words: str
+) -> None:
+    with pytest.raises(SubmissionError) as caught:
+        find_function(write(tmp_path, source))
+    message = str(caught.value)
+    assert words in message and "None" not in message and not message.endswith(": ")

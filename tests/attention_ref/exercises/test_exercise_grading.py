@@ -123,3 +123,32 @@ def test_the_appended_caller_cannot_be_replaced_by_the_submission(tmp_path: Path
     )
     grade = grade_exercise(write(tmp_path, "sneaky.py", code), "stable-softmax", "softmax")
     assert not grade.passed
+
+
+FULL_MATRIX_BODY = """
+def tiled_attention(Q, K, V, block=64):
+    {hide}
+    s = Q @ K.T / np.sqrt(Q.shape[-1])
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (w / w.sum(axis=-1, keepdims=True)) @ V
+"""
+
+
+def test_the_full_score_matrix_is_seen_however_the_file_hides_it_from_python(
+    tmp_path: Path,
+) -> None:
+    # Peak memory is measured by the kernel from outside the sandboxed process: nothing the
+    # submission does to Python's own allocation tracing (patching or stopping tracemalloc,
+    # allocating through ctypes) hides a T_q x T_k array.
+    hiding = {
+        "patched": "import numpy as np\nimport tracemalloc\n"
+        "tracemalloc.get_traced_memory = lambda: (0, 0)\n" + FULL_MATRIX_BODY.format(hide="pass"),
+        "stopped": "import numpy as np\nimport tracemalloc\n"
+        + FULL_MATRIX_BODY.format(hide="tracemalloc.stop()"),
+    }
+    for name, code in hiding.items():
+        path = write(tmp_path, f"{name}.py", code)
+        grade = grade_exercise(path, "tiled-attention", "tiled_attention")
+        memory = next(case for case in grade.cases if case.name == "memory")
+        assert not grade.passed, name
+        assert memory.diagnosis == ["holds_full_matrix"], (name, memory.message)

@@ -27,6 +27,18 @@ from .conftest import HOSTILE, needs_root, run_submission, with_params
 pytestmark = pytest.mark.slow
 
 
+def test_no_new_namespace_is_entered_and_threads_still_start(tmp_path: Path) -> None:
+    # A user namespace would give the submission every capability inside it (chroot, mounts)
+    # and the kernel's widest attack surface; the seccomp filter refuses namespace flags.
+    outcome = run_submission(HOSTILE / "new_namespaces.py")
+    (result,) = outcome.results
+    assert result.status == "ok", (result.error, outcome.report.stdout_tail)
+    printed = outcome.report.stdout_tail
+    for attempt in ("unshare user", "unshare user+mount", "unshare user+net", "clone user"):
+        assert f"{attempt}: " in printed
+    assert "namespaces" in outcome.report.isolation["seccomp"]
+
+
 @pytest.fixture
 def listeners() -> Iterator[dict[str, socket.socket | str]]:
     """A stream and a datagram listener at world-writable paths, and an abstract listener."""

@@ -112,6 +112,17 @@ def test_a_missing_path_is_a_problem_too(tmp_path: Path, capsys) -> None:
     assert "no such file" in capsys.readouterr().err
 
 
+def test_a_path_that_is_no_file_or_folder_is_named_as_such(tmp_path: Path, capsys) -> None:
+    # A named pipe would block a reader; lint says what it is instead of "no such file".
+    import os
+
+    pipe = tmp_path / "15.yaml"
+    os.mkfifo(pipe)
+    assert main(["lint", str(pipe)]) == 2
+    err = capsys.readouterr().err
+    assert "not a regular file or folder" in err and "no such file" not in err
+
+
 def test_an_alias_bomb_is_refused_without_expanding_it(tmp_path: Path, capsys) -> None:
     bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
     for n in range(1, 30):

@@ -91,3 +91,17 @@ def test_a_bare_group_shows_its_help_and_exits_0(args: list[str], capsys) -> Non
     captured = capsys.readouterr()
     assert "Usage: attnquiz" in captured.out
     assert "error" not in captured.err
+
+
+@pytest.mark.parametrize("func", ['x")\nimport os  #', "a.b.c", "[bold]f[/]", "1st"])
+@pytest.mark.parametrize("exercise", [[], ["--exercise", "attention"]])
+def test_a_func_that_is_no_python_name_is_one_line_and_exit_2(
+    func: str, exercise: list[str], tmp_path: Path, run
+) -> None:
+    # Caught before any sandbox starts; the name is shown escaped, on one line.
+    mine = tmp_path / "mine.py"
+    mine.write_text("def attention(Q, K, V):\n    return Q\n", encoding="utf-8")
+    done = run("submit", str(mine), "--func", func, "--no-time", *exercise)
+    assert done.returncode == EXIT_USAGE, done.stderr
+    assert done.stderr.count("\n") == 1 and "is not a Python function name" in done.stderr
+    assert done.stdout == ""

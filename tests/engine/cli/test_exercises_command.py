@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -56,6 +57,31 @@ def test_the_starter_is_written_once_and_never_overwritten(
     assert (tmp_path / "tiled-attention.py").read_text() == "my work"
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="a small full filesystem is mounted as root")
+@pytest.mark.slow  # mounts a file system
+def test_a_starter_that_cannot_be_written_whole_leaves_no_empty_file(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A full disk: one clear line, exit 2, and no empty file that the next run would call
+    # "your work" ("already exists: keep working on it").
+    full = tmp_path / "full"
+    full.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(full)], check=True)
+    try:
+        (full / "filler").write_bytes(
+            b"\0" * (os.statvfs(full).f_bavail * os.statvfs(full).f_frsize)
+        )
+        monkeypatch.chdir(full)
+        code, _, err = attnquiz(capsys, "exercises", "15", "tiled-attention")
+        left = sorted(p.name for p in full.iterdir())
+    finally:
+        monkeypatch.chdir(tmp_path)
+        subprocess.run(["umount", str(full)], check=True)
+    assert code == 2, err
+    assert err.count("\n") == 1 and "cannot write" in err and "No space left" in err
+    assert left == ["filler"]
+
+
 def test_an_unknown_exercise_is_a_usage_error_naming_the_real_ones(capsys) -> None:
     code, _, err = attnquiz(capsys, "exercises", "15", "flash-attention")
     assert code == 2 and "stable-softmax" in err and "Traceback" not in err
@@ -81,6 +107,17 @@ def test_submit_grades_a_file_as_the_exercise(capsys, tmp_path: Path) -> None:
     code, out, _ = attnquiz(capsys, "submit", str(bad), "--exercise", "stable-softmax", "--json")
     report = json.loads(out)
     assert code == 1 and report["verdict"] == "wrong" and report["diagnosis"] == ["global_max"]
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_graded_as_its_code(capsys, tmp_path: Path) -> None:
+    # Some editors (Windows Notepad) begin UTF-8 files with a BOM; Python runs them as they are.
+    good = tmp_path / "good.py"
+    good.write_bytes(b"\xef\xbb\xbf" + SOLUTION.encode())
+    code, out, _ = attnquiz(
+        capsys, "submit", str(good), "--exercise", "stable-softmax", "--json", "--no-time"
+    )
+    report = json.loads(out)
+    assert code == 0 and report["passed"], report["message"]
 
 
 def test_the_readable_report_words_the_mistake_and_shows_the_solution_after_a_pass(

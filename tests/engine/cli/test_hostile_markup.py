@@ -93,6 +93,15 @@ def test_lint_prints_problems_naming_hostile_text_literally(tmp_path: Path, caps
     assert "\x1b" not in err and "Traceback" not in err
 
 
+def test_a_scripted_quiz_shows_an_authors_option_literally(demo_bank: Path, run) -> None:
+    # Standard input from a file while the output goes to the terminal: escapes in the bank's
+    # text must not clear the screen, set the title or write the clipboard.
+    done = run("quiz", "demo", input="1\n2\nsqrt(d_k)\n")
+    assert done.returncode == 0, done.stderr
+    _assert_literal(done.stdout)
+    assert "\x1b" not in done.stderr
+
+
 @pytest.mark.parametrize("command", ["list", "stats"])
 def test_list_and_stats_show_an_authors_title_literally(
     command: str, demo_bank: Path, capsys

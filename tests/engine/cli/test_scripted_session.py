@@ -274,3 +274,25 @@ def test_ctrl_c_after_a_graded_answer_saves_it_with_the_suggested_rating(spawn, 
     assert proc.wait() == 130
     assert "saved: choice-axis rated good" in proc.stdout.read()
     assert reviews(store_home) == [("recall-one", 3, "3"), ("choice-axis", 3, "a")]
+
+
+@pytest.mark.parametrize("zone", ["UTC+24", "XXX-24:59:59"])
+def test_a_time_zone_with_an_impossible_offset_still_reviews_and_saves(
+    zone: str, run, store_home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The C library accepts a full day's offset in TZ; Python's datetime refuses it. Calendar
+    # days then fall back to UTC's instead of every command ending in an internal error.
+    import time
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        result = run("demo", input=ALL_RIGHT)
+        stats = run("stats", "demo", "--json")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert result.returncode == 0, result.stderr
+    assert len(reviews(store_home)) == 7
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["reviews"] == 7

@@ -135,6 +135,56 @@ def test_an_impossible_review_time_is_reported_too(store_home: Path, capsys) -> 
     )
 
 
+@pytest.mark.parametrize("how", ["--data-dir", "ATTNQUIZ_HOME"])
+def test_a_store_in_a_relative_folder_opens_again_on_the_next_run(
+    how: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # The second run finds the store that the first one made, and checks it read-only first.
+    monkeypatch.chdir(tmp_path)
+    fill(tmp_path / "mine", 2)
+    if how == "ATTNQUIZ_HOME":
+        monkeypatch.setenv("ATTNQUIZ_HOME", "mine")
+        args = ["stats", "15", "--json"]
+    else:
+        args = ["stats", "15", "--json", "--data-dir", "mine"]
+    for _ in range(2):
+        assert main(args) == 0, capsys.readouterr().err
+
+
+# Values found by filling each column of each table with a hostile value: each broke a command
+# with an internal error before it was checked when the store is opened.
+HOSTILE_ROWS = [
+    ("cards", "lapses", "text", "card 'number-std' of set 'demo' (impossible count of lapses"),
+    ("reviews", "rating", "{", "card 'number-std' of set 'demo' (impossible rating '{')"),
+    ("fsrs_parameters", "chosen", -(2**62), "FSRS parameters of row 1 (impossible time chosen"),
+    ("migrations", "name", None, "the migration NULL (impossible name NULL)"),
+    ("settings", "changed", 2**62, "the setting 'new_per_day' (impossible time changed"),
+]
+
+
+@pytest.mark.parametrize(("table", "column", "value", "words"), HOSTILE_ROWS)
+@pytest.mark.parametrize("command", [["stats", "demo", "--json"], ["optimize", "--json"]])
+def test_an_impossible_value_in_any_table_is_reported_and_left_untouched(
+    table: str, column: str, value: object, words: str, command: list[str], store_home: Path, capsys
+) -> None:
+    path = fill(store_home)
+    assert main(["settings", "--new", "5"]) == 0
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(
+            "INSERT INTO fsrs_parameters (chosen, source, parameters) VALUES (?, 'default', NULL)",
+            (int(NOW.timestamp() * 1000),),
+        )
+        db.execute("PRAGMA ignore_check_constraints = 1")
+        which = "item_id = 'number-std'" if table in ("cards", "reviews") else "rowid = 1"
+        db.execute(f"UPDATE {table} SET {column} = ? WHERE {which}", (value,))
+    capsys.readouterr()
+    before = digest(path)
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert words in err and "left untouched" in err, err
+    assert digest(path) == before
+
+
 # -- backups and a log cut short -----------------------------------------------------------------
 def test_a_copy_is_made_before_a_store_with_new_answers_is_opened_again(tmp_path: Path) -> None:
     path = fill(tmp_path, 3)
