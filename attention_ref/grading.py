@@ -33,8 +33,21 @@ class CaseReport:
     status: str = "ok"
     max_error: float | None = None
     notes: list[str] = field(default_factory=list)
+    # The call's measured peak memory and the bound it must stay under, when a case bounds it.
+    peak_bytes: int | None = None
+    peak_bound_bytes: int | None = None
     # Named mistakes this case's output rules out (not in the JSON: `conclude` uses them).
     ruled_out: list[str] = field(default_factory=list)
+
+    def over_memory_only(self) -> bool:
+        """Whether this case returned the right values and failed only its memory bound."""
+        return (
+            not self.passed
+            and self.status == "ok"
+            and self.peak_bytes is not None
+            and self.peak_bound_bytes is not None
+            and self.peak_bytes > self.peak_bound_bytes
+        )
 
 
 @dataclass

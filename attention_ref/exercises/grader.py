@@ -184,6 +184,7 @@ def _judge(case: ExerciseCase, result: CallResult, battery: str, mistakes: list[
         return report
     peak = result.peak_bytes
     report.passed = True
+    report.peak_bytes, report.peak_bound_bytes = peak, case.peak_bytes
     report.message = f"matches the reference (max error {error:.2g})"
     if case.peak_bytes is not None and peak is None:
         report.message += "; its memory could not be measured on this system"

@@ -36,15 +36,28 @@ def mistake_lines(grade: Grade, item: ExerciseItem) -> list[Text]:
     return lines
 
 
+def headline(grade: Grade) -> str:
+    """What happened, in words: when every failed case returned the right values and only went
+    over its memory bound, that is what the headline says, with the figures, not "wrong values"
+    (the JSON verdict stays `wrong`: the exercise is not passed)."""
+    failed = [case for case in grade.cases if not case.passed]
+    if grade.verdict != "wrong" or not failed or not all(c.over_memory_only() for c in failed):
+        return VERDICT_WORDS[grade.verdict]
+    worst = max(failed, key=lambda case: case.peak_bytes or 0)
+    held, bound = worst.peak_bytes or 0, worst.peak_bound_bytes or 0
+    return (
+        f"returns the right values, but uses too much memory: it held {held / 2**20:.1f} MiB "
+        f"at once, over the {bound / 2**20:.1f} MiB bound"
+    )
+
+
 def show_exercise_grade(
     grade: Grade, item: ExerciseItem, set_name: str, console: Console | None = None
 ) -> None:
     console = console or Console()
     style = "green" if grade.passed else "red"
     console.print(
-        Text.assemble(
-            (f"{item.title} ({item.signature}): ", "bold"), (VERDICT_WORDS[grade.verdict], style)
-        )
+        Text.assemble((f"{item.title} ({item.signature}): ", "bold"), (headline(grade), style))
     )
     if grade.message:
         console.print(literal(grade.message))

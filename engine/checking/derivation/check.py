@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
 from engine.checking.derivation.judging import judge
+from engine.checking.derivation.notation import PartialSum
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
@@ -43,6 +44,8 @@ def check_step(
     note = ""
     try:
         sides = reader.learner_sides(step, continues=before is not None)
+    except PartialSum as error:  # read, and a different sum from the one over every term
+        return StepVerdict(readable=True, valid=False, reaches_expected=False, message=str(error))
     except AnswerError as error:
         # A line may end with its reason or unit in words, or with a rounded value: the
         # expression before them is the step (`since E[q_a] = 0`, `FLOPs`, `√512 ≈ 22.63`).

@@ -45,6 +45,8 @@ MAX_RANDOM_POWER = 8
 MAX_FACTORS = 6
 MAX_TERMS = 300
 MAX_DEFINITION_DEPTH = 8
+# The rule `_variances_of_independent_products` applies, as `used` records it.
+PRODUCT_OF_VARIANCES = "Var(XY) = Var(X) Var(Y) for independent zero-mean factors"
 
 
 class Lowering:
@@ -83,7 +85,8 @@ class Lowering:
             return total
         if isinstance(expr, sympy.Mul):
             product: RandomPolynomial = {CONSTANT: sympy.Integer(1)}
-            for argument in expr.args:
+            arguments = self._variances_of_independent_products(expr.args)
+            for argument in arguments:
                 product = self.multiply(product, self.lower(argument))
             return product
         if isinstance(expr, sympy.Pow):
@@ -254,6 +257,43 @@ class Lowering:
             self.used.add("Var(X) = E[X²] - E[X]²")
         return self._variance_of(polynomial)
 
+    def _variances_of_independent_products(self, factors: tuple[Any, ...]) -> list[Any]:
+        """`Var(X) Var(Y)` read as `Var(XY)` when the model makes that exact.
+
+        For independent X and Y, Var(XY) = Var(X) Var(Y) + Var(X) E[Y]² + Var(Y) E[X]², so
+        the product of the variances is the variance of the product exactly when both means
+        are 0. A factor may be Var(X) or Var(X) written out, E[X²] − E[X]². The model says
+        which means are 0: every component of a normal vector has mean 0, so E[X] is taken
+        with those moments put in, not left unknown; and X and Y are independent when no
+        vector has components in both. Any other product of variances
+        (a factor with a non-zero mean such as q_a², factors sharing a vector) is left alone,
+        and then differs from Var(XY) as it should. The rule used is recorded.
+        """
+        sympy = self.sympy
+        written = {f: _written_variance(f) for f in factors}
+        variances = [written[f] for f in factors if written[f] is not None]
+        if len(variances) < 2:
+            return list(factors)
+        used, seen, free = set(self.used), set[int](), set[str]()
+        mean = Lowering(self.model, definitions=self.definitions, generic=False)
+        try:
+            for variance in variances:
+                lowered = self.lower(variance.args[0])
+                monomials = [m for t in lowered for m in [*(m for _, m in t.free), *t.bound]]
+                vectors = {i for m in monomials for i, power in enumerate(m) if power}
+                free |= {index for t in lowered for index, _ in t.free}
+                if not vectors or vectors & seen or len(free) > 1:
+                    return list(factors)  # a constant, shared vectors, or E[q_a k_b] ahead
+                if sympy.expand(mean.expectation(lowered)) != 0:
+                    return list(factors)  # a mean not known to be 0: the identity fails
+                seen |= vectors
+        finally:
+            self.used = used  # trying the rule applies none
+        self.used.add(PRODUCT_OF_VARIANCES)
+        rest = [f for f in factors if written[f] is None]
+        product = variances[0].func(sympy.Mul(*(v.args[0] for v in variances)))
+        return [*rest, product]
+
     def _variance_of(self, polynomial: RandomPolynomial) -> Any:
         mean = self.expectation(polynomial)
         return self.sympy.expand(self.expectation(self.multiply(polynomial, polynomial)) - mean**2)
@@ -313,3 +353,24 @@ class Lowering:
                 self.used.add("unit variance")
             value *= double_factorial(power - 1)
         return self.sympy.Integer(value)
+
+
+def _written_variance(factor: Any) -> Any:
+    """`Var(X)` for a factor that is Var(X) or E[X²] − E[X]², else None."""
+    import sympy
+
+    if getattr(factor.func, "__name__", "") == "Var":
+        return factor
+    if not (isinstance(factor, sympy.Add) and len(factor.args) == 2):
+        return None
+    for square, mean in (factor.args, factor.args[::-1]):
+        negated = -mean
+        if (
+            getattr(square.func, "__name__", "") == "E"
+            and isinstance(negated, sympy.Pow)
+            and negated.exp == 2
+            and getattr(negated.base.func, "__name__", "") == "E"
+            and sympy.expand(square.args[0] - negated.base.args[0] ** 2) == 0
+        ):
+            return sympy.Function("Var")(negated.base.args[0])
+    return None

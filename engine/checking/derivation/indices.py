@@ -19,7 +19,8 @@ from engine.checking.derivation.notation import plain_subscripts
 from engine.checking.derivation.step import Assumptions
 
 _SUM_HEAD = re.compile(
-    r"(?:Σ|∑|\\sum|\\Sigma|(?<![A-Za-z0-9_])sum)\s*_\s*[{(]?\s*([A-Za-z])(?![A-Za-z0-9_])"
+    r"(?:Σ|∑|\\sum|\\Sigma|(?<![A-Za-z0-9_])sum)(?:\s*_\s*[{(]?|\s+over)\s*([A-Za-z])"
+    r"(?![A-Za-z0-9_])"
 )
 # Letters that never name an index: Euler's number, the expectation, a derivative's d.
 _NEVER = {"e", "E", "d"}

@@ -11,8 +11,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from engine.checking.derivation.expectation import PRODUCT_OF_VARIANCES
 from engine.checking.derivation.messages import (
+    KEEP_VARIANCE,
     NOTES,
+    PRODUCT_VARIANCE_FORM,
+    WRITE_VARIANCE,
     correct_message,
     diagnose,
     explain,
@@ -68,6 +72,12 @@ def judge(
         # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
         # it came from, stating the identity; the step is the side before the return.
         reaches = any(_reaches(reader, before, side, target, known)[0] for side in sides[:-1])
+    if target is not None and _sideways(reader, last, target):
+        keeps_variance = "3 variance" in form_of(target.expr)
+        reaches = False
+        not_there = PRODUCT_VARIANCE_FORM.format(
+            form=KEEP_VARIANCE if keeps_variance else WRITE_VARIANCE
+        )
     if not broken:
         message = not_there if not reaches else correct_message(reader, rules)
     ordered = tuple(rule for rule in NOTES if rule in rules)
@@ -85,9 +95,28 @@ def judge(
     )
 
 
+def _sideways(reader: StepReader, last: Side, target: Side) -> bool:
+    """Whether a line has the step's value only through Var(XY) = Var(X) Var(Y), which the
+    step, asking for a form that is not a number, does not use: true here, not the step."""
+    return (
+        _product_of_variances(last)
+        and not _product_of_variances(target)
+        and not reader.is_closed(target)
+        and reader.follows(target.value, last.value)
+    )
+
+
+def _product_of_variances(side: Side) -> bool:
+    """Whether a side writes Var(XY) as Var(X) Var(Y) (independent factors, means 0)."""
+    return PRODUCT_OF_VARIANCES in side.rules
+
+
 def _rules_of_link(left: Side, right: Side) -> set[str]:
-    """The rules one `=` relied on: those reducing the left side that the right side skips."""
+    """The rules one `=` relied on: those reducing the left side that the right side skips,
+    and Var(XY) = Var(X) Var(Y) when the right side is the one that takes it up."""
     rules = set(left.rules - right.rules)
+    if _product_of_variances(right) and not _product_of_variances(left):
+        rules.add(PRODUCT_OF_VARIANCES)
     written_out = "Var" in _calls(left.expr) and _calls(right.expr) & {"Var", "E"} == {"E"}
     if written_out:  # Var(X) written out as E[X²] - E[X]²
         rules = (rules - {"variance of a sum of independent terms"}) | {"Var(X) = E[X²] - E[X]²"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.checking.derivation.expectation import PRODUCT_OF_VARIANCES
 from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
@@ -46,8 +47,22 @@ MISCONCEPTIONS = (
     ),
 )
 
+# A line with the step's value only through Var(XY) = Var(X) Var(Y), which the step does not use.
+PRODUCT_VARIANCE_FORM = (
+    "a true step, but not the one asked for: Var(XY) = Var(X) Var(Y) holds here only because "
+    "the factors are independent and both have mean 0 (in general Var(XY) = Var(X) Var(Y) + "
+    "Var(X) E[Y]² + Var(Y) E[X]²); this step asks for {form}"
+)
+# What such a step asks for instead: the variance of each product kept, or written out.
+KEEP_VARIANCE = "the variance of each product, Var(XY), as it stands"
+WRITE_VARIANCE = "the E[X²] − E[X]² form with X the product: Var(XY) = E[(XY)²] − E[XY]²"
+
 # What a valid step relied on, most telling first.
 NOTES = {
+    PRODUCT_OF_VARIANCES: (
+        "Var(XY) = Var(X) Var(Y) holds here because the factors are independent and both "
+        "have mean 0, not in general"
+    ),
     "independence": "E[q_a k_a] = E[q_a] E[k_a] needs independence, which holds here",
     "Var(cX) = c² Var(X)": "a constant comes out of a variance squared: Var(cX) = c² Var(X)",
     "variance of a sum of independent terms": "variances of independent terms add",

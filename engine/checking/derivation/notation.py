@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from engine.checking.equivalence.vector import split_outside_brackets
 from engine.checking.reading.safe_ast import check_size
@@ -59,6 +60,8 @@ _LATEX_BEFORE = [
 # `E[q_a]^2E[k_a]^2`: an E right after a digit is still the operator.
 _OPERATOR_BRACKET = re.compile(r"(?<![A-Za-z_])(E|Var)\s*\[")
 _SUM_WORD = re.compile(r"(?<![A-Za-z0-9_])sum(?![A-Za-z0-9])")
+# `sum over a E[q_a k_a]`: the index named in words, as a learner says it.
+_SUM_OVER = re.compile(r"(?<![A-Za-z0-9_])(?:\\sum|sum)\s+over\s+([A-Za-z])(?![A-Za-z0-9_])")
 
 
 # Unicode subscripts (qᵢkᵢ, ∑ᵢ, q₁) become `_i ` so that qᵢkᵢ reads as q_i k_i, not q_ik_i.
@@ -105,24 +108,30 @@ def rewrite_derivation(
     indices: Collection[str] = (),
     quantities: Collection[str] = (),
     rename: Mapping[str, str] | None = None,
+    dimension: str = "d_k",
 ) -> str:
     """Rewrite one side of a step into the safe reader's language, with marker symbols.
 
     `vectors` are the names of vectors (their products are dot products), `indices` the names a
     sum may run over, `quantities` the names that `dq/dx` may differentiate, and `rename` maps a
-    spelling of a quantity to its canonical name. Raises AnswerError when the text cannot be read.
+    spelling of a quantity to its canonical name. When `indices` maps each index to its range
+    (`a` -> `d_k`), a sum's written bounds must cover that range; `dimension` is the range of the
+    vectors' indices, which a sum must name (another index may run to any count's name). Raises
+    PartialSum for a sum over part of the range, AnswerError when the text cannot be read.
     """
     check_size(text)  # hostile length or nesting is refused before any rewriting
     text = plain_subscripts(text)
     for pattern, replacement in _LATEX_BEFORE:
         text = pattern.sub(replacement, text)
     text = to_ascii(text)
+    text = _SUM_OVER.sub(r"sum_\1 ", text)
     if isinstance(indices, Mapping):
         text = _written_out_sums(text, indices, rename or {})
     text = _square_brackets_to_calls(text)
     text = _mark_dot_products(text, vectors)
     text = _mark_derivatives(text, quantities, rename or {})
-    return _mark_sums(text, set(indices))
+    sizes = dict(indices) if isinstance(indices, Mapping) else {}
+    return _mark_sums(text, set(indices), _Ranges(sizes, rename or {}, dimension))
 
 
 _MAX_TERM, _MAX_PLACES = 200, 6
@@ -291,41 +300,120 @@ def _mark_derivatives(text: str, quantities: Collection[str], rename: Mapping[st
     return total.sub(total_marker, text)
 
 
-def _mark_sums(text: str, indices: set[str]) -> str:
-    """Rewrite every indexed sum, innermost bodies included, as `sum(zzsum_a*(body))`."""
+class PartialSum(AnswerError):
+    """A sum whose written bounds do not run over its index's whole range (`Σ_{a=2}^{d_k}`):
+    a different sum from the one over all components, judged wrong, not unreadable."""
+
+
+@dataclass(frozen=True)
+class _Ranges:
+    """The range each index runs over (`a` -> `d_k`), with the spellings of those names."""
+
+    sizes: Mapping[str, str]
+    rename: Mapping[str, str]
+    dimension: str
+
+    def check(self, index: str, lower: str | None, upper: str | None) -> None:
+        """Raise PartialSum unless the bounds run over all of `index`'s range: 1..size, or
+        0..size-1 for a learner who counts components from 0; no bounds at all, or a lower
+        bound 0 or 1 alone, also mean the whole range. A vector's index runs to its dimension
+        (d_k); another index (softmax positions) to a count the drill may name as it likes, so
+        any one name that is not an index is taken as that count."""
+        size = self.sizes.get(index)
+        if size is None or (lower is None and upper is None):
+            return
+        low = _plain(lower) if lower is not None else "1"
+        if upper is None:
+            if low in {"0", "1"}:
+                return
+            raise PartialSum(self._message(index, lower, upper, size))
+        high = _plain(upper)
+        named = self.rename.get(high, high)
+        offset = re.fullmatch(r"(.+?)-1", high)
+        if offset is not None:
+            top, zero_based = self.rename.get(offset.group(1), offset.group(1)), True
+        else:
+            top, zero_based = named, False
+        if low == ("0" if zero_based else "1") and self._is_count(top, size):
+            return
+        raise PartialSum(self._message(index, lower, upper, size))
+
+    def _is_count(self, name: str, size: str) -> bool:
+        if name == size:
+            return True
+        word = re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?", name) is not None
+        return size != self.dimension and word and name not in self.sizes
+
+    @staticmethod
+    def _message(index: str, lower: str | None, upper: str | None, size: str) -> str:
+        low = _shown(lower) if lower is not None else "1"
+        high = _shown(upper) if upper is not None else size
+        return (
+            f"this sum runs over {index} = {low}..{high}, which is not the whole range "
+            f"{index} = 1..{size}: it is a different sum"
+        )
+
+
+def _plain(bound: str) -> str:
+    """A bound without spaces and brackets: `(d_(k) - 1)` -> `d_k-1`."""
+    return re.sub(r"[\s(){}]", "", bound)
+
+
+def _shown(bound: str) -> str:
+    return re.sub(r"_\(([A-Za-z0-9]+)\)", r"_\1", _plain(bound).replace("-", "−"))
+
+
+def _mark_sums(text: str, indices: set[str], ranges: _Ranges | None = None) -> str:
+    """Rewrite every indexed sum, innermost bodies included, as `sum(zzsum_a*(body))`; with
+    `ranges`, a sum whose bounds leave out part of its index's range raises PartialSum."""
     for match in _SUM_WORD.finditer(text):
-        head_end, index = _read_sum_head(text, match.end())
+        head_end, index, lower, upper = _read_sum_head(text, match.end())
         if index is None:
             continue  # `sum(...)` without an index: the plain function, read as it is
+        if not index or lower == "" or upper == "":
+            raise AnswerError(
+                "could not read this: a sum's index or bound is empty; write it as Σ_{a=1}^{d_k}"
+            )
         if index not in indices:
             known = ", ".join(sorted(indices)) or "none here"
             raise AnswerError(
                 f"could not read this: a sum runs over `{index}`, which is not an index "
                 f"(indices: {known})"
             )
+        if ranges is not None:
+            ranges.check(index, lower, upper)
         body_end = _body_end(text, head_end, index)
         body = text[head_end:body_end].strip()
         if not body:
             raise AnswerError("could not read this: a sum needs a term after it, as in Σ_a x_a")
-        rewritten = f"sum({sum_marker(index)}*({_mark_sums(body, indices)}))"
-        return text[: match.start()] + rewritten + _mark_sums(text[body_end:], indices)
+        rewritten = f"sum({sum_marker(index)}*({_mark_sums(body, indices, ranges)}))"
+        return text[: match.start()] + rewritten + _mark_sums(text[body_end:], indices, ranges)
     return text
 
 
-def _read_sum_head(text: str, position: int) -> tuple[int, str | None]:
-    """Read `_a`, `_(a=1)` and `^(d_k)` limits after `sum`; return where the body starts."""
-    index: str | None = None
+# A limit after `sum`: `_a`, `_(a=1)`, `^(d_k)`, `^(d_(k)-1)` (one level of brackets inside).
+_LIMIT = re.compile(r"\s*([_^])\s*(\((?:[^()]|\([^()]*\))*\)|[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?)")
+
+
+def _read_sum_head(text: str, position: int) -> tuple[int, str | None, str | None, str | None]:
+    """Read `_a`, `_(a=1)` and `^(d_k)` limits after `sum`: where the body starts, the index,
+    and the lower and upper bounds as written (None when not written)."""
+    index = lower = upper = None
     for _ in range(2):
-        limit = re.compile(r"\s*([_^])\s*(\([^()]*\)|[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?)")
-        found = limit.match(text, position)
+        found = _LIMIT.match(text, position)
         if found is None:
             break
         position = found.end()
+        written = found.group(2)
+        if written.startswith("("):
+            written = written[1:-1]
         if found.group(1) == "_":
-            written = found.group(2).strip("()").split("=")[0].strip()
             # An unbraced subscript `sum_aq_a` is not split; `sum_a` is the usual spelling.
-            index = written
-    return position, index
+            index, equals, start = (part.strip() for part in written.partition("="))
+            lower = start if equals else None
+        else:
+            upper = written.strip()
+    return position, index, lower, upper
 
 
 def _body_end(text: str, start: int, index: str = "") -> int:

@@ -269,6 +269,7 @@ class StepReader:
             indices=self.index_sizes,
             quantities=quantities,
             rename=self.rename,
+            dimension=a.dimension,
         )
         for marker, name in self.derivative_names.items():
             rewritten = re.sub(
@@ -347,7 +348,7 @@ class StepReader:
             except AnswerError as error:
                 if len(texts) == 1:
                     raise
-                raise AnswerError(f"{error} (in `{text.strip()}`)") from None
+                raise type(error)(f"{error} (in `{text.strip()}`)") from None
             sides.append(self.side(text, expr))
         return sides
 

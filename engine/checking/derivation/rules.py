@@ -34,9 +34,17 @@ SUM_OF_MEANS = (
 VARIANCE_SIGN = "the sign of E[X]² in Var(X) = E[X²] − E[X]² is minus"
 VARIANCE_REVERSED = "Var(X) = E[X²] − E[X]², not E[X]² − E[X²]"
 SIGN = "a sign is wrong: {term} should have the opposite sign"
+# Var(XY) = Var(X) Var(Y) is exact for independent factors with mean 0, and the lowering
+# accepts it then (`expectation.PRODUCT_OF_VARIANCES`); a step that still fails used it where
+# it does not hold, or added the variances of the factors.
 PRODUCT_VARIANCE = (
-    "Var(XY) is not Var(X) Var(Y), nor Var(X) + Var(Y): variances add only for independent "
-    "terms of a sum; write Var(X) = E[X²] − E[X]² with X the product"
+    "Var(XY) = Var(X) Var(Y) only for independent factors that both have mean 0, which is not "
+    "the case here: for independent X and Y, Var(XY) = Var(X) Var(Y) + Var(X) E[Y]² + "
+    "Var(Y) E[X]²; write Var(X) = E[X²] − E[X]² with X the product"
+)
+SUM_OF_VARIANCES = (
+    "Var(XY) is not Var(X) + Var(Y): variances add for the independent terms of a sum, not "
+    "for the factors of a product; write Var(X) = E[X²] − E[X]² with X the product"
 )
 MAX_SIGN_FLIPS = 8
 
@@ -52,8 +60,9 @@ def broken_rule(reader: StepReader, left: Side, right: Side) -> str:
 def _by_moments(reader: StepReader, left: Side, right: Side) -> str:
     if not (set(left.value) <= {CONSTANT} and set(right.value) <= {CONSTANT}):
         return ""
-    if _product_variance(right.expr) and not _product_variance(left.expr):
-        return PRODUCT_VARIANCE
+    kind = _product_variance(right.expr)
+    if kind and not _product_variance(left.expr):
+        return PRODUCT_VARIANCE if kind == "product" else SUM_OF_VARIANCES
     moments = polynomial_moments(left.value) | polynomial_moments(right.value)
     if not moments:
         return ""
@@ -150,16 +159,17 @@ def _is_squared_mean(term: Any) -> bool:
     )
 
 
-def _product_variance(expr: Any) -> bool:
-    """Whether an expression multiplies or adds variances: Var(q_a) Var(k_a)."""
+def _product_variance(expr: Any) -> str:
+    """Whether an expression multiplies variances (`Var(q_a) Var(k_a)`: "product") or adds
+    them (`Var(q_a) + Var(k_a)`: "sum"); "" when it does neither."""
     import sympy
 
     for node in sympy.preorder_traversal(expr):
         if isinstance(node, sympy.Mul | sympy.Add):
             variances = [a for a in node.args if str(getattr(a, "func", "")) == "Var"]
             if len(variances) >= 2:
-                return True
-    return False
+                return "product" if isinstance(node, sympy.Mul) else "sum"
+    return ""
 
 
 def _power(symbol: Any) -> int:

@@ -34,7 +34,8 @@ def step(previous: str, line: str, expected: str | None = None) -> StepVerdict:
         ("Σ_a Var(q_a k_a)", "Σ_a (E[q_a²]E[k_a²] + E[q_a]²E[k_a]²)", "sign of E[X]²"),
         ("Σ_a Var(q_a k_a)", "Σ_a (E[q_a]²E[k_a]² - E[q_a²]E[k_a²])", "not E[X]² − E[X²]"),
         ("Σ_a Var(q_a k_a)", "Σ_a (E[q_a²]E[k_a²] - E[q_a²]E[k_a]²)", "E[X²] ≠ E[X]²"),
-        ("Σ_a Var(q_a k_a)", "Σ_a Var(q_a) Var(k_a)", "variances add only for independent"),
+        ("Σ_a Var(q_a k_a)", "Σ_a (Var(q_a) + Var(k_a))", "is not Var(X) + Var(Y)"),
+        ("Σ_a Var(q_a^2 k_a)", "Σ_a Var(q_a^2) Var(k_a)", "only for independent factors"),
         ("Var(q·k)/d_k", "Σ_a Var(k_a)/d_k", "only because the components are N(0, 1)"),
     ],
 )

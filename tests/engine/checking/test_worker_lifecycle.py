@@ -35,7 +35,6 @@ def checker(monkeypatch: pytest.MonkeyPatch) -> Iterator[BoundedChecker]:
     """A fresh checker whose worker accepts the test-only requests, with a short time-out."""
     monkeypatch.setenv(TEST_OPS_ENV, "1")
     monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
-    monkeypatch.setenv(bounded.START_TIMEOUT_ENV, "120")  # a slow start must not fail a test
     checker = BoundedChecker()
     yield checker
     checker.close()

@@ -41,7 +41,6 @@ GENEROUS_S = 90
 def short_timeout(monkeypatch: pytest.MonkeyPatch) -> Iterator[BoundedChecker]:
     """A checker of its own (its worker starts at its first check), with a short time-out."""
     monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
-    monkeypatch.setenv(bounded.START_TIMEOUT_ENV, "120")  # a slow start must not fail a test
     checker = BoundedChecker()
     yield checker
     checker.close()
