@@ -99,6 +99,29 @@ def checker() -> BoundedChecker:
     return warm_checker()
 
 
+@pytest.fixture(scope="session")
+def flash_kernel() -> None:
+    """The Numba flash kernel ready in this process for both dtypes, compiled once per test run.
+
+    A cold compile costs ~20 s of CPU (a fresh checkout's cache is always cold), and with xdist
+    every worker that runs a kernel test would otherwise compile the same kernel at the same
+    time. Under a file lock beside Numba's on-disk cache the first worker compiles and writes
+    the cache; the others wait on the lock and then load the kernel from it (under a second)."""
+    import fcntl
+
+    import numpy as np
+
+    from attention_ref import kernel
+
+    folder = Path(kernel._flash_core._cache._cache_path)  # where Numba reads and writes it
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "kernel-compile.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        for dtype in (np.float32, np.float64):
+            x = np.ones((2, 3), dtype=dtype)
+            kernel.flash_attention(x, x, x, x[:, :2] > 0, causal=True)
+
+
 @dataclass(frozen=True)
 class CliResult:
     """What a run of `attnquiz` left behind, named as `subprocess.CompletedProcess` names it."""

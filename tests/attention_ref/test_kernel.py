@@ -24,12 +24,8 @@ DTYPES = [np.float32, np.float64]
 RTOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def compiled_kernel() -> None:
-    """Compile (or load from Numba's cache) both dtypes once, before the tests below."""
-    for dtype in DTYPES:
-        x = np.ones((2, 3), dtype=dtype)
-        flash_attention(x, x, x, x[:, :2] > 0, causal=True)
+# Compiled (or loaded from Numba's cache) for both dtypes once, before the tests below.
+pytestmark = pytest.mark.usefixtures("flash_kernel")
 
 
 def random_inputs(

@@ -218,6 +218,7 @@ def test_few_query_tiles_are_cut_into_narrower_tasks_so_every_thread_gets_severa
     assert tasks >= _TASKS_PER_THREAD * threads or got // 2 < _NARROWEST_TASK or got == t_q
 
 
+@pytest.mark.usefixtures("flash_kernel")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 def test_default_tiles_over_several_partial_tiles_with_a_mask_agree_with_the_reference(

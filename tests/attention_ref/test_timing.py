@@ -47,6 +47,7 @@ def test_the_peak_is_measured_once_and_then_read_from_the_cache(tmp_path, fake_m
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
 def test_a_timing_report_has_figures_and_ratios_for_each_size(
     tmp_path, monkeypatch, fake_machine
 ) -> None:
@@ -74,6 +75,7 @@ def test_a_timing_report_has_figures_and_ratios_for_each_size(
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
 def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_machine) -> None:
     report = time_submission(
         SUBMISSIONS / "timing" / "garbage_when_large.py",
@@ -87,6 +89,7 @@ def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_mac
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
 @pytest.mark.skipif(os.geteuid() != 0, reason="counting a private uid's processes needs root")
 def test_processes_left_running_stop_the_ladder(fake_machine) -> None:
     report = time_submission(
@@ -101,6 +104,7 @@ def test_processes_left_running_stop_the_ladder(fake_machine) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
 def test_reference_identical_code_times_like_the_reference(tmp_path, fake_machine) -> None:
     """A statistical property, not a stopwatch: the same code in the same kind of process, its
     calls interleaved with the reference's, is neither much faster nor much slower. The band is

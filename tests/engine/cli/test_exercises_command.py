@@ -204,6 +204,7 @@ def attention(Q, K, V):
 
 
 @pytest.mark.slow  # times the submission in the sandbox at the timing sizes
+@pytest.mark.usefixtures("flash_kernel")
 def test_a_pass_is_timed_against_the_reference_solution_and_the_kernel(
     capsys, tmp_path: Path
 ) -> None:
