@@ -16,7 +16,6 @@ in one process, since the workers of pytest-xdist keep what a test prints).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,61 +24,11 @@ from engine.bank.catalog import open_set
 from engine.bank.model import QuestionSet
 from engine.errors import BankError
 from engine.verdict import Verdict
+from tests.agreement import REQUIRED_AGREEMENT, Row, agrees, read_rows, report
 
 CASES = Path(__file__).parent / "cases"
-VERDICTS = ("correct", "wrong", "unreadable")
-REQUIRED_AGREEMENT = 0.98
 SET_15_CORPUS = sorted(CASES.glob("answers_*.tsv"))
 PEER_TABLES = sorted(CASES.glob("peer_*.tsv"))
-
-
-@dataclass(frozen=True)
-class Row:
-    where: str
-    target: str  # an item id, or the expected expression of a peer row
-    answer: str
-    verdict: str
-    fragment: str | None
-
-
-def read_rows(path: Path) -> list[Row]:
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        target, answer, verdict, *rest = line.split("\t")
-        assert verdict in VERDICTS, f"{path.name}:{number}: verdict {verdict!r}"
-        fragment = rest[0] if rest and rest[0] else None
-        rows.append(Row(f"{path.name}:{number}", target, answer, verdict, fragment))
-    return rows
-
-
-def outcome(verdict: Verdict) -> str:
-    return "correct" if verdict.correct else "wrong" if verdict.valid else "unreadable"
-
-
-def agrees(row: Row, verdict: Verdict | BankError) -> bool:
-    if isinstance(verdict, BankError):  # the expected expression itself could not be read
-        return False
-    if outcome(verdict) != row.verdict:
-        return False
-    return row.fragment is None or row.fragment.lower() in verdict.feedback.lower()
-
-
-def report(name: str, judged: list[tuple[Row, Verdict | BankError]]) -> float:
-    misjudged = [(row, v) for row, v in judged if not agrees(row, v)]
-    agreement = 1 - len(misjudged) / len(judged)
-    print(f"\n{name}: agreement {agreement:.1%} ({len(judged) - len(misjudged)}/{len(judged)})")
-    for row, verdict in misjudged:
-        if isinstance(verdict, BankError):
-            print(f"  {row.where}: the expected {row.target!r} cannot be read: {verdict}")
-            continue
-        print(
-            f"  {row.where}: {row.target} | {row.answer!r} expected {row.verdict}"
-            f"{' (' + row.fragment + ')' if row.fragment else ''}, got {outcome(verdict)}: "
-            f"{verdict.feedback}"
-        )
-    return agreement
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.agreement import REQUIRED_AGREEMENT, Row, read_rows
 from tests.conftest import Run
-from tests.engine.checking.test_checking_agreement import CASES, REQUIRED_AGREEMENT, Row, read_rows
+from tests.engine.checking.test_checking_agreement import CASES
 
 TABLES = [CASES / "peer_scalar_equivalence_2.tsv", CASES / "peer_scalar_equivalence_3.tsv"]
 # Author notations that only a peer writes: Maxima's constants, factorials, inverse and

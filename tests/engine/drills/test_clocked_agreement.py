@@ -12,7 +12,6 @@ sandbox). Each table is one case that prints its agreement and what it misjudged
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,37 +22,10 @@ from engine.drills.rapid.file import load_rapid_drill, rapid_drill_file
 from engine.drills.rapid.rounds import render, shape_grader
 from engine.drills.timed.file import load_timed_drill, timed_drill_file
 from engine.drills.timed.grading import BankChecker
+from tests.agreement import REQUIRED_AGREEMENT, Row, read_rows, report
 from tests.conftest import warm_checker
 
 CASES = Path(__file__).parent / "cases"
-VERDICTS = ("correct", "wrong", "unreadable")
-REQUIRED_AGREEMENT = 0.98
-
-
-@dataclass(frozen=True)
-class Row:
-    where: str
-    first: str  # the timed drill's part id, or the rapid drill's template id
-    second: str  # the question number in the part, or the round's dimension values
-    answer: str
-    verdict: str
-    fragment: str | None
-
-
-def read_rows(path: Path) -> list[Row]:
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        first, second, answer, verdict, *rest = line.split("\t")
-        assert verdict in VERDICTS, f"{path.name}:{number}: verdict {verdict!r}"
-        fragment = rest[0] if rest and rest[0] else None
-        rows.append(Row(f"{path.name}:{number}", first, second, answer, verdict, fragment))
-    return rows
-
-
-def outcome(check: QuestionCheck) -> str:
-    return "correct" if check.correct else "wrong" if check.valid else "unreadable"
 
 
 def timed_grader(store: Path) -> Callable[[Row], QuestionCheck]:
@@ -65,8 +37,8 @@ def timed_grader(store: Path) -> Callable[[Row], QuestionCheck]:
     checker = BankChecker(qset, warm_checker())
 
     def grade(row: Row) -> QuestionCheck:
-        part = parts[row.first]
-        question = part.questions[int(row.second) - 1]
+        part = parts[row.keys[0]]
+        question = part.questions[int(row.keys[1]) - 1]
         return checker.check(part, question, row.answer.replace("\\n", "\n"))
 
     return grade
@@ -80,10 +52,10 @@ def rapid_grader(store: Path) -> Callable[[Row], QuestionCheck]:
 
     def grade(row: Row) -> QuestionCheck:
         values: dict[str, str | int] = {}
-        for pair in row.second.split():
+        for pair in row.keys[1].split():
             name, value = pair.split("=")
             values[name] = int(value) if value.isdigit() else value
-        return grade_shape(render(templates[row.first], values), row.answer)
+        return grade_shape(render(templates[row.keys[0]], values), row.answer)
 
     return grade
 
@@ -96,19 +68,5 @@ def test_the_clocked_drills_agree_with_a_fair_examiner(
     store_home: Path, table: str, grader: Callable[[Path], Callable[[Row], QuestionCheck]]
 ) -> None:
     grade = grader(store_home)
-    judged = [(row, grade(row)) for row in read_rows(CASES / f"{table}.tsv")]
-    misjudged = [
-        (row, check)
-        for row, check in judged
-        if outcome(check) != row.verdict
-        or (row.fragment is not None and row.fragment.lower() not in check.feedback.lower())
-    ]
-    agreement = 1 - len(misjudged) / len(judged)
-    print(f"\n{table}: agreement {agreement:.1%} ({len(judged) - len(misjudged)}/{len(judged)})")
-    for row, check in misjudged:
-        print(
-            f"  {row.where}: {row.first} {row.second} | {row.answer!r} expected {row.verdict}"
-            f"{' (' + row.fragment + ')' if row.fragment else ''}, got {outcome(check)}: "
-            f"{check.feedback}"
-        )
-    assert agreement >= REQUIRED_AGREEMENT
+    judged = [(row, grade(row)) for row in read_rows(CASES / f"{table}.tsv", keys=2)]
+    assert report(table, judged) >= REQUIRED_AGREEMENT
