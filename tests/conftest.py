@@ -22,6 +22,19 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _one_blas_thread()
+    _bytecode_under_the_cache(config)
+
+
+def _one_blas_thread() -> None:
+    """NumPy's BLAS on one thread in every test process and every process a test starts (the
+    checker's worker and the sandbox set their own): the tests run one process per core, so
+    more threads only wait for a core, and OpenBLAS's waiting threads spin, burning CPU time the
+    other tests need. Skipped when the variable is set (a run that wants its own)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def _bytecode_under_the_cache(config: pytest.Config) -> None:
     """With bytecode writing turned off (PYTHONDONTWRITEBYTECODE), every xdist worker and every
     Python process a test starts (the command line, the checking worker) compiles each module
     it imports from source, and pytest rewrites every test module afresh: seconds of CPU per
