@@ -135,6 +135,30 @@ def flash_kernel() -> None:
             kernel.flash_attention(x, x, x, x[:, :2] > 0, causal=True)
 
 
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The attnquiz wheel built from this checkout (`pip wheel`), once per test run: with
+    xdist, the first worker to ask builds it in the run's own temporary folder, which the
+    workers share, under a file lock; the others wait on the lock and take the same file."""
+    import fcntl
+    import subprocess
+
+    base = tmp_path_factory.getbasetemp()  # a worker's is a folder of the run's own
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "wheel"
+    folder.mkdir(exist_ok=True)
+    with open(folder / "build.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        if not any(folder.glob("attnquiz-*.whl")):
+            root = Path(__file__).resolve().parent.parent
+            command = [sys.executable, "-m", "pip", "wheel", str(root), "--no-deps", "-q"]
+            build = subprocess.run(
+                [*command, "-w", str(folder)], capture_output=True, text=True, timeout=600
+            )
+            assert build.returncode == 0, build.stdout + build.stderr
+        (built,) = folder.glob("attnquiz-*.whl")
+    return built
+
+
 @dataclass(frozen=True)
 class CliResult:
     """What a run of `attnquiz` left behind, named as `subprocess.CompletedProcess` names it."""
