@@ -38,7 +38,9 @@ _METHOD_CALL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 # `K.mT`: the matrix transpose of NumPy 2 and PyTorch (the last two axes), `K.T` for a matrix.
 _MATRIX_TRANSPOSE = re.compile(r"\.\s*mT\b(?!\s*\()")
 _SOFTMAX_CALL = re.compile(r"\b(?:softmax|Softmax)\s*\(")
-_AXIS_KEYWORD = re.compile(r"^\s*(?:axis|dim)\s*=\s*([-+−]?\s*\d+)\s*$")
+# The axis of a softmax, by keyword or as its second argument (`F.softmax(S, -1)`, SciPy's
+# `softmax(S, 1)`): both libraries take the axis second.
+_AXIS_KEYWORD = re.compile(r"^\s*(?:(?:axis|dim)\s*=\s*)?([-+−]?\s*\d+)\s*$")
 # Two-argument functions that are operators: np.matmul(A, B) is A @ B.
 _OPERATOR_FUNCTIONS = {"matmul": "@", "dot": "@", "power": "**", "subtract": "-", "add": "+"}
 _OPERATOR_FUNCTIONS |= {"multiply": "*", "divide": "/", "true_divide": "/"}
