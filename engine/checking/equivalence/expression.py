@@ -149,6 +149,10 @@ def check_expression(
     given = _off_the_diagonal(_as_stated(given, equal), question)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
+    if not verdict.correct and _LEADING_TERM.search(question) and _same_leading_term(given, target):
+        # `T^2 (2 d_k - 1)`, the exact count, where the question asks for the leading term.
+        feedback = "correct: its leading term is the one asked for"
+        verdict = Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
     if rounded is not None:
         # `√512 ≈ 22.6`: the exact link is the answer when it is right, and the rounded value
         # must be that link to the digits it shows; otherwise the rounded value is the answer.
@@ -185,6 +189,30 @@ def check_expression(
             feedback="; ".join([*rewritten.notes, verdict.feedback]),
         )
     return verdict
+
+
+_LEADING_TERM = re.compile(r"\bleading\s+(?:term|order)\b", re.IGNORECASE)
+
+
+def _same_leading_term(given: Any, target: Any) -> bool:
+    """Whether two polynomials have the same terms of highest total degree (`2T²d_k − T²` and
+    `2T²d_k`): what a question that asks for the leading term wants."""
+    import sympy as sp
+
+    names = sorted(given.free_symbols | target.free_symbols, key=str)
+    if not names or not all(name.is_commutative for name in names):
+        return False
+    scale = sp.Dummy("t", positive=True)
+    try:
+        leading = []
+        for expr in (given, target):
+            scaled = sp.expand(expr.subs({n: n * scale for n in names}, simultaneous=True))
+            poly = sp.Poly(scaled, scale)
+            leading.append((poly.degree(), poly.LC()))
+    except (sp.PolynomialError, sp.GeneratorsNeeded, TypeError, ValueError):
+        return False
+    (given_degree, given_lead), (target_degree, target_lead) = leading
+    return given_degree == target_degree > 0 and sp.expand(given_lead - target_lead) == 0
 
 
 def _families(known: Iterable[str], aliases: Aliases) -> frozenset[str]:
@@ -515,6 +543,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
             symbols=vocabulary.symbols,
             aliases=aliases,
             matrices=vocabulary.matrices,
+            families=vocabulary.families,
         )
         tree = parse_tree(plain, vocabulary)
     except AnswerError:

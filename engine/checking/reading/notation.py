@@ -70,15 +70,18 @@ def normalise(
     symbols: Collection[str] = (),
     aliases: Mapping[str, Sequence[str]] | None = None,
     matrices: Collection[str] = (),
+    families: Collection[str] | None = None,
 ) -> str:
     """Rewrite `text` into the ASCII expression language that `safe_ast` reads.
 
     `symbols` are the canonical names the question uses, `aliases` maps a canonical name to its
     other spellings, and `matrices` names the symbols that stand for matrices (a `^T` after one of
-    them is always a transpose). Raises AnswerError for LaTeX that cannot be read.
+    them is always a transpose). `families` (a typed answer's indexed families, `s` for s_j) lets
+    a sum written without its index be read (`big_operators`). Raises AnswerError for LaTeX that
+    cannot be read.
     """
     names = _NameTable(symbols, aliases or {})
-    text = expand_big_operators(text, names.whole)
+    text = expand_big_operators(text, names.whole, families)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     _refuse_sign_slips(tokens)
     tokens = _root_exponents(tokens)

@@ -138,3 +138,33 @@ def test_an_option_named_with_the_word_option() -> None:
 def test_a_unicode_subscript_in_a_blank_is_the_same_subscript() -> None:
     assert normalise_code("Vⱼ") == normalise_code("V_j") == normalise_code("V_{j}")
     assert normalise_code("sₖ") == "s_k"
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("sum(exp(s_k - m))", True),  # the one index its term carries
+        ("np.sum(np.exp(s - m))", True),  # NumPy's sum over the vector of scores
+        ("sum(exp(s_i - m) for i in range(n))", True),  # Python's
+        ("sum(exp(s_k - m), k)", True),  # the index named, whatever its letter
+        ("sum_k exp(s_k) e^-m", True),  # a sign after `^` belongs to the exponent
+        ("np.sum(np.exp(s)) - m", False),
+        ("sum(exp(s_j - s_i))", False),  # two indices: which one the sum runs over is unsaid
+    ],
+)
+def test_a_sum_written_without_its_index_runs_over_the_one_its_term_carries(
+    set_15: QuestionSet, answer: str, correct: bool
+) -> None:
+    verdict = grade(set_15, "stable-softmax-denominator", answer)
+    assert verdict.valid
+    assert verdict.correct is correct
+
+
+def test_where_the_leading_term_is_asked_lower_order_terms_do_not_count(
+    set_15: QuestionSet,
+) -> None:
+    assert grade(set_15, "flops-qk", "2 d_k T^2 - T^2").correct  # the exact count
+    assert not grade(set_15, "flops-qk", "2 T^2 d_k + 2 T d_k^2").correct  # same order
+    assert not grade(set_15, "flops-qk", "T^2 (d_k + 1)").correct
+    # Elsewhere an extra term is an error.
+    assert not grade(set_15, "flops-av", "2 T^2 d_v - T^2").correct
