@@ -98,7 +98,9 @@ def precision_prose_problem(prompt: str, precision: Precision | None) -> list[st
     return []
 
 
-# `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge).
+# `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
+# graded, so a few at most.
+MAX_OFFERED = 3
 _OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
 
 
@@ -112,6 +114,8 @@ def offered_answers(answer: str) -> list[str] | None:
             start = match.end()
     pieces.append(answer[start:])
     pieces = [piece.strip() for piece in pieces]
+    if len(pieces) > MAX_OFFERED:
+        return None  # not an answer with a second thought but a list: left for the reader
     return pieces if len(pieces) > 1 and all(pieces) else None
 
 

@@ -191,6 +191,8 @@ def check_expression(
     return verdict
 
 
+MAX_LEADING_OPS = 60
+MAX_LEADING_POWER = 6
 _LEADING_TERM = re.compile(r"\bleading\s+(?:term|order)\b", re.IGNORECASE)
 
 
@@ -202,6 +204,10 @@ def _same_leading_term(given: Any, target: Any) -> bool:
     names = sorted(given.free_symbols | target.free_symbols, key=str)
     if not names or not all(name.is_commutative for name in names):
         return False
+    for expr in (given, target):  # expanding must stay cheap: `(a + b)^90` would not
+        powers = [p.exp for p in expr.atoms(sp.Pow) if p.exp.is_Number]
+        if sp.count_ops(expr) > MAX_LEADING_OPS or any(abs(e) > MAX_LEADING_POWER for e in powers):
+            return False
     scale = sp.Dummy("t", positive=True)
     try:
         leading = []
