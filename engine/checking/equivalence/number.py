@@ -284,7 +284,7 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
         head, inner = group
         head_reading = _read(head, unit, tolerance)
         working = _working_value(inner, unit)
-        if working is None:
+        if working is None or _overflow_remark(inner, working):
             return head_reading  # a remark in words: `0 (by symmetry)`
         if not _agrees(working, head_reading.value, head, unit, tolerance) and not _solves(
             inner, head_reading.value
@@ -358,6 +358,12 @@ def _working_value(inner: str, unit: str | None) -> float | None:
         except AnswerError:
             continue
     return None
+
+
+def _overflow_remark(inner: str, working: float) -> bool:
+    """`88.7 (exp(88.8) = inf)`: an equation that ends in infinity says where overflow starts;
+    no working reaches a finite number through an infinite one."""
+    return math.isinf(working) and len([link for link in split_chain(inner).links if link]) > 1
 
 
 def _solves(inner: str, value: float) -> bool:

@@ -168,3 +168,9 @@ def test_where_the_leading_term_is_asked_lower_order_terms_do_not_count(
     assert not grade(set_15, "flops-qk", "T^2 (d_k + 1)").correct
     # Elsewhere an extra term is an error.
     assert not grade(set_15, "flops-av", "2 T^2 d_v - T^2").correct
+
+
+def test_a_bracketed_equation_ending_in_infinity_is_a_remark_on_overflow() -> None:
+    assert check_number("88.7 (exp(88.8) = inf)", 88.72, abs_tol=0.05).correct
+    # Working that is infinity itself is still working that disagrees.
+    assert not check_number("88.7 (= inf)", 88.72, abs_tol=0.05).correct
