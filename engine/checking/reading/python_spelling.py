@@ -64,7 +64,7 @@ def rewrite(text: str) -> Rewritten:
     In PyTorch code (`torch.`, `F.softmax`, `dim=`) `K.transpose(-2, -1)` swaps the last two
     axes, as PyTorch's transpose does; in NumPy it is a no-op and is read as such."""
     result = Rewritten(text, torch=bool(_TORCH.search(text)))
-    if "." not in text and "=" not in text and "|" not in text:
+    if "." not in text and "=" not in text and "|" not in text and "," not in text:
         return result
     result.text = _MODULE_CONSTANT.sub(lambda m: _CONSTANTS.get(m.group(1), m.group(1)), text)
     result.text = _MATRIX_TRANSPOSE.sub(".T", result.text)

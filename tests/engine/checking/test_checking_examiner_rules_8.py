@@ -69,6 +69,7 @@ def test_the_axis_of_a_softmax_may_be_its_second_argument() -> None:
     kwargs = {"positive": ["d_k"], "noncommutative": ["Q", "K", "V"]}
     assert check_expression("F.softmax(Q @ K.T / d_k**0.5, -1) @ V", expected, **kwargs).correct
     assert not check_expression("F.softmax(Q @ K.T / d_k**0.5, 0) @ V", expected, **kwargs).correct
+    assert check_expression("softmax(Q K^T / sqrt(d_k), 1) V", expected, **kwargs).correct
 
 
 @pytest.mark.parametrize(
