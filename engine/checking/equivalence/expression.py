@@ -631,7 +631,10 @@ def _check_equation(
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = f"{pretty(given_left)} = {pretty(given_right)}"
-    if _proportional(given_left - given_right, target, vocabulary):
+    given = given_left - given_right
+    if _proportional(given, target, vocabulary) or _proportional(
+        _numerator(given), _numerator(target), vocabulary
+    ):
         return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
     for wrong, message in known_mistakes:
         if _proportional(given_left - given_right, wrong, vocabulary):
@@ -639,6 +642,17 @@ def _check_equation(
     return Verdict(
         correct=False, interpreted_as=shown, feedback="not equivalent to the expected equation"
     )
+
+
+def _numerator(difference: Any) -> Any:
+    """The numerator of an equation's two sides' difference over one denominator: `1/x + 1/y = 2`
+    holds where x + y − 2xy = 0, as `y = x/(2x − 1)` does (a denominator is never 0 where an
+    equation is defined, so clearing it changes no solution)."""
+    import sympy
+
+    if not difference.is_commutative or sympy.count_ops(difference) > MAX_LEADING_OPS:
+        return difference
+    return sympy.fraction(sympy.together(difference))[0]
 
 
 def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:

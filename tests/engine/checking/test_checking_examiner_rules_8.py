@@ -175,3 +175,11 @@ def test_a_bracketed_equation_ending_in_infinity_is_a_remark_on_overflow() -> No
     assert check_number("88.7 (exp(88.8) = inf)", 88.72, abs_tol=0.05).correct
     # Working that is infinity itself is still working that disagrees.
     assert not check_number("88.7 (= inf)", 88.72, abs_tol=0.05).correct
+
+
+def test_an_equation_cleared_of_its_denominators_has_the_same_solutions() -> None:
+    assert check_expression("1/x + 1/y = 2", "y = x/(2*x - 1)").correct
+    assert check_expression("1/y = 2 - 1/x", "y = x/(2*x - 1)").correct
+    # Multiplying through by a variable adds the solutions where it is 0: not the same equation.
+    assert not check_expression("x*y = x", "y = 1 + 0*x").correct
+    assert not check_expression("y = x/(2*x + 1)", "y = x/(2*x - 1)").correct
