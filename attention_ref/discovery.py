@@ -11,7 +11,7 @@ calls the function and how to choose another with `--func`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -94,6 +94,7 @@ class _Callable:
     order: int
     references: set[str]
     owner: str | None = None  # the class, for a method
+    made: str = ""  # how the module builds it, for a callable it makes (`attn = Attention()`)
 
     @property
     def short(self) -> str:
@@ -174,7 +175,75 @@ def _definitions(tree: ast.Module) -> tuple[dict[str, _Callable], dict[str, ast.
             functions[name] = _callable(node.value, name, order, skip_self=False)
         elif isinstance(node, ast.ClassDef):
             classes[node.name] = node
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            for made in _made(node.targets[0].id, node.value, order, functions, classes):
+                functions[made.name] = made
     return functions, classes
+
+
+# Calls that return the function they are given, wrapped: `attention = njit(attention_py)`.
+_WRAPPERS = {"partial", "jit", "njit", "cache", "lru_cache"}
+
+
+def _made(
+    name: str,
+    value: ast.expr,
+    order: int,
+    functions: dict[str, _Callable],
+    classes: dict[str, ast.ClassDef],
+) -> list[_Callable]:
+    """The callables a module-level assignment makes from what the file defines, called as the
+    module leaves them: an alias (`sdpa = _attention`), a wrapped function (`attention =
+    partial(_attention, scale=None)`, `njit(cache=True)(attention_py)`), or an instance of one of
+    its classes (`attn = Attention(dropout=0.0)`), through its `__call__` and its `forward`."""
+    made = f"{name} = {ast.unparse(value)}"
+    made = made if len(made) <= 60 else made[:57] + "..."
+    if isinstance(value, ast.Name) and value.id in functions:
+        return [replace(functions[value.id], name=name, order=order, made=made)]
+    if not isinstance(value, ast.Call):
+        return []
+    if isinstance(value.func, ast.Name) and value.func.id in classes:
+        return _instance_methods(name, classes[value.func.id], classes, order, made)
+    wrapper = value.func.func if isinstance(value.func, ast.Call) else value.func
+    wrapper_name = wrapper.id if isinstance(wrapper, ast.Name) else getattr(wrapper, "attr", "")
+    first = value.args[0] if value.args else None
+    if wrapper_name not in _WRAPPERS or not isinstance(first, ast.Name):
+        return []
+    wrapped = functions.get(first.id)
+    if wrapped is None:
+        return []
+    if wrapper_name != "partial":
+        return [replace(wrapped, name=name, order=order, made=made)]
+    # partial(f, *args, **keywords): the leading parameters and the keywords are bound.
+    bound = {k.arg for k in value.keywords}
+    params = [p for p in wrapped.params[len(value.args) - 1 :] if p not in bound]
+    required = wrapped.required & set(params)
+    return [replace(wrapped, name=name, order=order, made=made, params=params, required=required)]
+
+
+def _instance_methods(
+    name: str, cls: ast.ClassDef, classes: dict[str, ast.ClassDef], order: int, made: str
+) -> list[_Callable]:
+    """`name` itself (its class's `__call__`) and `name.forward`, as defined in the class or
+    in a base class the file defines."""
+    found: dict[str, _Callable] = {}
+    for depth in range(10):
+        for node in cls.body:
+            if isinstance(node, ast.FunctionDef) and node.name in {"__call__", "forward"}:
+                label = name if node.name == "__call__" else f"{name}.forward"
+                if label not in found:
+                    found[label] = _callable(
+                        node, label, order, skip_self=True, owner=cls.name, made=made
+                    )
+        bases = [b.id for b in cls.bases if isinstance(b, ast.Name) and b.id in classes]
+        if not bases or depth == 9:
+            break
+        cls = classes[bases[0]]
+    return list(found.values())
 
 
 def _callable(
@@ -184,6 +253,7 @@ def _callable(
     *,
     skip_self: bool,
     owner: str | None = None,
+    made: str = "",
 ) -> _Callable:
     args = node.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
@@ -201,7 +271,7 @@ def _callable(
         for n in ast.walk(node)
         if isinstance(n, ast.Name | ast.Attribute)
     }
-    return _Callable(name, node, params, required, order, references, owner)
+    return _Callable(name, node, params, required, order, references, owner, made)
 
 
 def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
@@ -345,7 +415,9 @@ def _choose(
 def _found(chosen: _Callable, target: Target, why: str, hints: Hints) -> Found:
     roles = (_attention_roles(chosen) if target == "attention" else _softmax_roles(chosen)) or {}
     kind = ""
-    if chosen.owner and _without_instance(chosen.node):
+    if chosen.made:
+        kind = f"made by the file as {chosen.made}"
+    elif chosen.owner and _without_instance(chosen.node):
         kind = f"static or class method of class {chosen.owner} (called without an instance)"
     elif chosen.owner:
         kind = f"method of class {chosen.owner} (no constructor arguments)"

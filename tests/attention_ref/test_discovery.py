@@ -172,3 +172,39 @@ def test_a_file_the_parser_refuses_says_why_in_words(
         find_function(write(tmp_path, source))
     message = str(caught.value)
     assert words in message and "None" not in message and not message.endswith(": ")
+
+
+@pytest.mark.parametrize(
+    ("made", "name", "parameters"),
+    [
+        ("attention = _impl", "attention", ("q", "k", "v", "scale")),
+        ("attention = partial(_impl, scale=None)", "attention", ("q", "k", "v")),
+        ("attention = functools.partial(_impl, scale=None)", "attention", ("q", "k", "v")),
+        ("attention = njit(cache=True)(_impl)", "attention", ("q", "k", "v", "scale")),
+        ("attn = Layer(dropout=0.1)", "attn.forward", ("q", "k", "v", "mask")),
+        ("attn = Base(0.1)", "attn", ("q", "k", "v")),
+    ],
+)
+def test_a_callable_the_module_makes_is_called_as_the_module_leaves_it(
+    tmp_path: Path, made: str, name: str, parameters: tuple[str, ...]
+) -> None:
+    # A private implementation, classes needing constructor arguments: only what the module
+    # builds from them at its top level can be called with (Q, K, V).
+    source = (
+        "def _impl(q, k, v, scale=None):\n    pass\n\n"
+        "class Base:\n    def __init__(self, p):\n        pass\n"
+        "    def __call__(self, q, k, v):\n        pass\n\n"
+        "class Layer(Base):\n    def forward(self, q, k, v, mask=None):\n        pass\n\n"
+    )
+    found = find_function(write(tmp_path, source + made + "\n"))
+    assert (found.name, found.target, found.parameters) == (name, "attention", parameters)
+    assert f"made by the file as {made}" in found.why
+
+
+def test_a_value_computed_from_a_function_is_not_a_function(tmp_path: Path) -> None:
+    source = (
+        "def _impl(q, k, v):\n    pass\n\nelapsed = timed(_impl, Q, K, V)\nout = _impl(Q, K, V)\n"
+    )
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
