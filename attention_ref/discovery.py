@@ -61,7 +61,8 @@ class Found:
     parameters: tuple[str, ...]
     line: int
     why: str = ""
-    # Parameter name -> role ("mask", "causal", "d_k", "axis", "zero", "false").
+    # Parameter name -> role ("mask", "causal", "d_k", "zero", "false"); an axis, a padding
+    # mask over keys and any other optional parameter keep their defaults.
     roles: dict[str, str] = field(default_factory=dict)
     required: frozenset[str] = frozenset()
     hints: Hints = field(default_factory=Hints)
@@ -322,6 +323,8 @@ def _public(c: _Callable) -> bool:
 
 def _role(param: str) -> str | None:
     lowered = param.lower()
+    if "pad" in lowered:
+        return "padding"  # a mask over keys (key_padding_mask), not a causal one
     if any(word in lowered for word in _MASK_WORDS):
         return "mask"
     if lowered in _CAUSAL_NAMES:
@@ -348,16 +351,12 @@ def _attention_roles(c: _Callable) -> dict[str, str] | None:
     params = c.params
     if len(params) < 3 or not (_qkv_named(params) or len(c.required) == 3):
         return None
-    if any(_role(p) in {"mask", "axis"} for p in params[:3]):
+    if any(_role(p) in {"mask", "padding", "axis"} for p in params[:3]):
         return None
     roles: dict[str, str] = {}
     for param in params[3:]:
         role = _role(param)
-        if role is None:
-            if param in c.required:
-                return None
-            continue
-        if role == "axis":
+        if role in {None, "axis", "padding"}:  # left at its default
             if param in c.required:
                 return None
             continue

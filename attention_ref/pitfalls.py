@@ -61,6 +61,10 @@ def _naive_rows(scores: Array) -> Array:
     return naive_softmax(scores, axis=-1)
 
 
+def _naive_columns(scores: Array) -> Array:
+    return naive_softmax(scores, axis=-2)
+
+
 def _attention_with(
     scores: Callable[[Array, Array, Any], Array], softmax: Callable[[Array], Array]
 ) -> Callable[..., Array]:
@@ -198,8 +202,9 @@ ATTENTION_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
     "unstable_softmax": (unstable_softmax_float32,),
 }
 
-# A mistake in the scores and another in the softmax, both in one submission: looked for when
-# no single mistake matches, and named together.
+# Two mistakes in one submission, one in the scores and one in the softmax, or both mistakes of
+# a softmax without the max over the wrong axis: looked for when no single mistake matches, and
+# named together.
 _SCORE_MISTAKES: dict[str, Callable[[Array, Array, Any], Array]] = {
     "missing_transpose": _scores_untransposed,
     "scale_by_d": _scores_by_d,
@@ -217,6 +222,9 @@ ATTENTION_PAIRS: dict[tuple[str, str], tuple[Callable[..., Array], ...]] = {
     for in_scores, scores in _SCORE_MISTAKES.items()
     for in_softmax, ways in _SOFTMAX_MISTAKES.items()
 }
+ATTENTION_PAIRS["softmax_wrong_axis", "unstable_softmax"] = (
+    _attention_with(_scores, _naive_columns),
+)
 
 # Mistakes of code that builds its own causal mask (checked on causal cases only).
 CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {

@@ -99,6 +99,9 @@ def test_a_class_needing_constructor_arguments_is_explained(tmp_path: Path) -> N
         ("q, k, v, mask", {"mask": "mask"}),
         ("Q, K, V, d_k", {"d_k": "d_k"}),
         ("q, k, v, is_causal=False, dropout_p=0.0", {"is_causal": "causal", "dropout_p": "zero"}),
+        # A padding mask is over keys, not a causal mask: left at its default.
+        ("query, key, value, key_padding_mask=None, need_weights=True", {}),
+        ("q, k, v, attn_mask=None, key_padding_mask=None", {"attn_mask": "mask"}),
     ],
 )
 def test_parameters_after_qkv_get_roles(tmp_path: Path, signature: str, roles) -> None:
@@ -207,4 +210,10 @@ def test_a_value_computed_from_a_function_is_not_a_function(tmp_path: Path) -> N
     )
     with pytest.raises(SubmissionError) as raised:
         find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
+
+
+def test_a_required_padding_mask_makes_the_function_uncallable(tmp_path: Path) -> None:
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, "def attention(q, k, v, padding_mask):\n    pass\n"))
     assert raised.value.verdict == "not_found"
