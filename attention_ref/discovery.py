@@ -199,8 +199,9 @@ def _made(
 ) -> list[_Callable]:
     """The callables a module-level assignment makes from what the file defines, called as the
     module leaves them: an alias (`sdpa = _attention`), a wrapped function (`attention =
-    partial(_attention, scale=None)`, `njit(cache=True)(attention_py)`), or an instance of one of
-    its classes (`attn = Attention(dropout=0.0)`), through its `__call__` and its `forward`."""
+    partial(_attention, scale=None)`, `njit(cache=True)(attention_py)`), the function a factory
+    it defines returns (`attention = make_attention(causal=False)`), or an instance of one of its
+    classes (`attn = Attention(dropout=0.0)`), through its `__call__` and its `forward`."""
     made = f"{name} = {ast.unparse(value)}"
     made = made if len(made) <= 60 else made[:57] + "..."
     if isinstance(value, ast.Name) and value.id in functions:
@@ -209,6 +210,10 @@ def _made(
         return []
     if isinstance(value.func, ast.Name) and value.func.id in classes:
         return _instance_methods(name, classes[value.func.id], classes, order, made)
+    factory = functions.get(value.func.id) if isinstance(value.func, ast.Name) else None
+    inner = _returned_function(factory.node) if factory is not None else None
+    if inner is not None:
+        return [_callable(inner, name, order, skip_self=False, made=made)]
     wrapper = value.func.func if isinstance(value.func, ast.Call) else value.func
     wrapper_name = wrapper.id if isinstance(wrapper, ast.Name) else getattr(wrapper, "attr", "")
     first = value.args[0] if value.args else None
@@ -224,6 +229,22 @@ def _made(
     params = [p for p in wrapped.params[len(value.args) - 1 :] if p not in bound]
     required = wrapped.required & set(params)
     return [replace(wrapped, name=name, order=order, made=made, params=params, required=required)]
+
+
+def _returned_function(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+) -> ast.FunctionDef | ast.Lambda | None:
+    """The function a factory returns: a function defined in its body, or a lambda."""
+    if isinstance(node, ast.Lambda):
+        return None
+    inner = {n.name: n for n in node.body if isinstance(n, ast.FunctionDef)}
+    for statement in node.body:
+        if isinstance(statement, ast.Return):
+            if isinstance(statement.value, ast.Lambda):
+                return statement.value
+            if isinstance(statement.value, ast.Name) and statement.value.id in inner:
+                return inner[statement.value.id]
+    return None
 
 
 def _instance_methods(

@@ -186,6 +186,7 @@ def test_a_file_the_parser_refuses_says_why_in_words(
         ("attention = njit(cache=True)(_impl)", "attention", ("q", "k", "v", "scale")),
         ("attn = Layer(dropout=0.1)", "attn.forward", ("q", "k", "v", "mask")),
         ("attn = Base(0.1)", "attn", ("q", "k", "v")),
+        ("attention = make(scale=2.0)", "attention", ("query", "key", "value", "mask")),
     ],
 )
 def test_a_callable_the_module_makes_is_called_as_the_module_leaves_it(
@@ -198,6 +199,8 @@ def test_a_callable_the_module_makes_is_called_as_the_module_leaves_it(
         "class Base:\n    def __init__(self, p):\n        pass\n"
         "    def __call__(self, q, k, v):\n        pass\n\n"
         "class Layer(Base):\n    def forward(self, q, k, v, mask=None):\n        pass\n\n"
+        "def make(scale):\n    def inner(query, key, value, mask=None):\n        pass\n"
+        "    return inner\n\n"
     )
     found = find_function(write(tmp_path, source + made + "\n"))
     assert (found.name, found.target, found.parameters) == (name, "attention", parameters)
