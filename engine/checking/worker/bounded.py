@@ -34,7 +34,12 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from engine.checking.worker.process import CheckerDied, CheckerTimeout, WorkerProcess
+from engine.checking.worker.process import (
+    WORKER_MODULE,
+    CheckerDied,
+    CheckerTimeout,
+    WorkerProcess,
+)
 from engine.checking.worker.wire import verdict_from_data
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
@@ -93,9 +98,15 @@ def grade_card(checker: Checker, item: Item, answer: str) -> Verdict:
 
 class BoundedChecker:
     """Every check in this checker's own warm worker, within the time bound (see the module
-    docstring). Thread-safe: one request at a time goes to the worker."""
+    docstring). Thread-safe: one request at a time goes to the worker.
 
-    def __init__(self) -> None:
+    `worker_module` is the module each worker runs as (`python -m`): the real worker by
+    default. Another module may stand in for it by calling `worker.main.main(tasks=...)` with a
+    task table of its own; the tests use one whose checks never end, crash or exhaust memory.
+    """
+
+    def __init__(self, worker_module: str = WORKER_MODULE) -> None:
+        self._worker_module = worker_module
         self._lock = threading.RLock()
         self._worker: WorkerProcess | None = None
         self._atexit_registered = False
@@ -190,19 +201,6 @@ class BoundedChecker:
         with self._lock:
             return None if self._worker is None else self._worker.pid
 
-    def stall_for_tests(self, mode: str = "sleep") -> Verdict:
-        """Send the worker a misbehaving request: one that never ends (`sleep`, or `spin` in C),
-        one that kills the worker (`crash`), or one that needs more memory than it may have
-        (`hog`).
-
-        The worker honours it only when started with `ATTNQUIZ_CHECKER_TEST_OPS=1` in its
-        environment; otherwise it answers that it does not know the request.
-        """
-        reply = self._exchange({"op": "stall", "mode": mode}, check_timeout())
-        if isinstance(reply, CheckerFailure):
-            return Verdict(correct=False, valid=False, feedback=reply.message)
-        return Verdict(correct=False, valid=False, feedback=str(reply.get("message", "")))
-
     # -- requests and replies ---------------------------------------------------------------------
     def _ask_about(
         self, op: str, item: TypedItem, *, answer: str | None = None, timeout: float | None = None
@@ -273,7 +271,7 @@ class BoundedChecker:
             self._worker = None  # inherited through fork: it belongs to the parent
         if self._worker is None:
             try:
-                self._worker = WorkerProcess()
+                self._worker = WorkerProcess(self._worker_module)
             except OSError as exc:  # no Python to run, no processes left, ...
                 raise CheckerDied(str(exc)) from None
             if not self._atexit_registered:
