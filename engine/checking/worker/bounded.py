@@ -46,7 +46,7 @@ from engine.verdict import Verdict
 
 if TYPE_CHECKING:
     from engine.cards.base import Item
-    from engine.cards.typed import NumberItem, TypedItem
+    from engine.cards.typed import TypedItem
 
 TIMEOUT_ENV = "ATTNQUIZ_CHECK_TIMEOUT"
 START_TIMEOUT_ENV = "ATTNQUIZ_CHECK_START_TIMEOUT"
@@ -132,16 +132,6 @@ class BoundedChecker:
                 valid=False,
                 feedback="could not check this: the checker's reply was bad",
             )
-
-    def expected_value(self, item: NumberItem) -> float | None:
-        """The number a number item's answer stands for; None if not worked out in time."""
-        reply = self._ask_about("value", item)
-        if isinstance(reply, CheckerFailure):
-            return None
-        value = reply.get("value")
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        return None
 
     def check_bank(self, item: TypedItem) -> list[str]:
         """Author-facing problems of `item`'s stated answers (lint), re-checked in the worker."""

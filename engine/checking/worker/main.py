@@ -10,8 +10,8 @@ Protocol: JSON objects, one per line, UTF-8, on stdin (requests) and stdout (rep
 - First the worker sends `{"ready": true, "pid": PID, "protocol": 1}`.
 - Request: `{"id": N, "op": OP, "kind": KIND, "item": ITEM, "answer": TEXT}`, where ITEM is the
   item's `model_dump(mode="json")` and KIND its `kind`. OP is `grade` (reply `{"id": N,
-  "verdict": {...Verdict fields...}}`), `value` (the number an item's answer stands for, reply
-  `{"id": N, "value": FLOAT}`) or `check_bank` (reply `{"id": N, "problems": [...]}`).
+  "verdict": {...Verdict fields...}}`) or `check_bank` (without `answer`; reply `{"id": N,
+  "problems": [...]}`).
 - Request: `{"id": N, "op": "check_step", "previous": TEXT|null, "step": TEXT, "expected":
   TEXT|null, "assumptions": {...}, "mistakes": [[VALUE, MESSAGE], ...]}` checks one line of a
   derivation (`engine.checking.derivation.check_step`); reply `{"id": N, "step_verdict":
@@ -112,15 +112,6 @@ def _grade(request: dict[str, Any]) -> Reply:
     return {"verdict": dataclasses.asdict(item.grade_in_process(answer))}
 
 
-def _value(request: dict[str, Any]) -> Reply:
-    from engine.cards.typed import NumberItem
-
-    item = _typed_item(request)
-    if not isinstance(item, NumberItem):
-        return {"error": "protocol", "message": "only number items have a value"}
-    return {"value": item.expected_value()}
-
-
 def _check_bank(request: dict[str, Any]) -> Reply:
     return {"problems": _typed_item(request).check_bank_in_process()}
 
@@ -197,7 +188,7 @@ def _warm_up() -> None:
 
 
 TASKS: Mapping[str, Task] = MappingProxyType(
-    {"grade": _grade, "value": _value, "check_bank": _check_bank, "check_step": _check_step}
+    {"grade": _grade, "check_bank": _check_bank, "check_step": _check_step}
 )
 
 
