@@ -40,7 +40,7 @@ from engine.checking.worker.process import (
     CheckerTimeout,
     WorkerProcess,
 )
-from engine.checking.worker.wire import verdict_from_data
+from engine.checking.worker.wire import failure_from_data, problems_from_data, verdict_from_data
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -140,10 +140,10 @@ class BoundedChecker:
         reply = self._ask_about("check_bank", item, timeout=check_timeout() * answers)
         if isinstance(reply, CheckerFailure):
             return [f"cannot re-check the stated answers: {reply.message}"]
-        problems = reply.get("problems")
-        if not isinstance(problems, list):
+        try:
+            return problems_from_data(reply)
+        except ValueError:
             return ["cannot re-check the stated answers: the checker sent no list of problems"]
-        return [str(p) for p in problems]
 
     def ask(
         self, request: dict[str, Any], *, timeout: float | None = None
@@ -156,23 +156,24 @@ class BoundedChecker:
         reply = self._exchange(request, check_timeout() if timeout is None else timeout)
         if isinstance(reply, CheckerFailure):
             return reply
-        error = reply.get("error")
-        if error is None:
+        if reply.get("error") is None:
             return reply
-        message = str(reply.get("message", ""))
-        if error == "answer":
-            raise AnswerError(message)
-        if error == "bank":
-            problems = reply.get("problems")
-            raise BankError([str(p) for p in problems] if isinstance(problems, list) else [message])
-        if error == "value":
-            raise ValueError(message)
-        if error == "memory":
+        try:
+            failure = failure_from_data(reply)
+        except ValueError:
+            return CheckerFailure("could not check this: the checker's reply was bad")
+        if failure.error == "answer":
+            raise AnswerError(failure.message)
+        if failure.error == "bank":
+            raise BankError(list(failure.problems or [failure.message]))
+        if failure.error == "value":
+            raise ValueError(failure.message)
+        if failure.error == "memory":
             message = "could not check this: it needs too much memory; try a simpler form"
             return CheckerFailure(message, cause="memory")
         # The worker's own failure, "TypeError: ...": its name says enough, its text is not for
         # the learner.
-        return CheckerFailure(f"{COULD_NOT_CHECK} ({message.split(':', 1)[0].strip()})")
+        return CheckerFailure(f"{COULD_NOT_CHECK} ({failure.message.split(':', 1)[0].strip()})")
 
     def start(self) -> None:
         """Start the worker now, without waiting for it, if it is not running already."""

@@ -105,15 +105,14 @@ def answer_request(line: bytes, tasks: Mapping[str, Task] | None = None) -> Repl
 
 
 def _grade(request: dict[str, Any]) -> Reply:
-    item = _typed_item(request)
-    answer = request.get("answer")
-    if not isinstance(answer, str):
-        return {"error": "protocol", "message": "the answer must be a string"}
+    item, answer = _typed_item(request, with_answer=True)
+    assert answer is not None  # the wire format requires it
     return {"verdict": dataclasses.asdict(item.grade_in_process(answer))}
 
 
 def _check_bank(request: dict[str, Any]) -> Reply:
-    return {"problems": _typed_item(request).check_bank_in_process()}
+    item, _ = _typed_item(request, with_answer=False)
+    return {"problems": item.check_bank_in_process()}
 
 
 def _check_step(request: dict[str, Any]) -> Reply:
@@ -138,22 +137,32 @@ class _ProtocolError(Exception):
     """A request this worker cannot understand; its text is the reply's message."""
 
 
-def _typed_item(request: dict[str, Any]) -> TypedItem:
-    """The typed item a request is about; _ProtocolError if it names none."""
+def _typed_item(request: dict[str, Any], *, with_answer: bool) -> tuple[TypedItem, str | None]:
+    """The typed item a request is about, then (`with_answer`) its answer; _ProtocolError if
+    the request names no typed item or has no text answer."""
     from pydantic import ValidationError
 
     from engine.cards.registry import KINDS
     from engine.cards.typed import TypedItem
+    from engine.checking.worker.wire import item_request_from_data
 
-    kind, data = request.get("kind"), request.get("item")
-    cls = KINDS.get(kind) if isinstance(kind, str) else None
+    try:
+        call = item_request_from_data(request, with_answer=False)
+    except ValueError as exc:
+        raise _ProtocolError(str(exc)) from None
+    cls = KINDS.get(call.kind)
     item = None
-    if cls is not None and isinstance(data, dict):
+    if cls is not None:
         with contextlib.suppress(ValidationError):
-            item = cls.model_validate(data)
+            item = cls.model_validate(call.item)
     if not isinstance(item, TypedItem):
-        raise _ProtocolError(f"no typed item of kind {kind!r}")
-    return item
+        raise _ProtocolError(f"no typed item of kind {call.kind!r}")
+    if not with_answer:
+        return item, None
+    try:
+        return item, item_request_from_data(request, with_answer=True).answer
+    except ValueError as exc:
+        raise _ProtocolError(str(exc)) from None
 
 
 def _failure(exc: Exception) -> Reply:

@@ -80,3 +80,14 @@ def test_an_unknown_kind_or_a_self_rated_item_is_refused() -> None:
     recall = {"id": "r", "kind": "recall", "prompt": "p", "back": "b"}
     line = json.dumps({"id": 2, "op": "grade", "kind": "recall", "item": recall, "answer": "x"})
     assert answer_request(line.encode())["error"] == "protocol"
+
+
+@pytest.mark.parametrize("answer", [None, 3, ["d"]])
+def test_a_grade_request_without_a_text_answer_is_refused(answer: object) -> None:
+    item = {"id": "x", "kind": "expression", "prompt": "p", "answer": "d"}
+    line = json.dumps({"id": 5, "op": "grade", "kind": "expression", "item": item})
+    if answer is not None:
+        line = line[:-1] + f', "answer": {json.dumps(answer)}}}'
+    reply = answer_request(line.encode())
+    assert reply["id"] == 5 and reply["error"] == "protocol"
+    assert reply["message"].startswith("request answer: ")
