@@ -2,8 +2,9 @@
 checks misbehave on a few marked inputs, so that the tests can watch the checker stop them.
 
 - `grade` of an item whose id is one of `MISBEHAVIOURS`: a check that never ends, in Python
-  (`sleeps`) or inside C code (`spins`), one that kills the worker (`crashes`), or one that
-  needs more memory than the worker may have (`hogs`). Any other item is graded as usual.
+  (`sleeps`) or inside C code (`spins`), one that kills the worker (`crashes`), one that needs
+  more memory than the worker may have (`hogs`), or one answered with a failure that breaks the
+  wire format (`garbles`). Any other item is graded as usual.
 - `check_step` of the line `STALLING_LINE` never ends, and of `CRASHING_LINE` kills the worker;
   any other line is checked as usual.
 
@@ -23,7 +24,7 @@ from typing import Any
 from engine.checking.worker import main as worker
 
 MODULE = "tests.engine.checking.hostile_worker"
-MISBEHAVIOURS = ("sleeps", "spins", "crashes", "hogs")
+MISBEHAVIOURS = ("sleeps", "spins", "crashes", "hogs", "garbles")
 STALLING_LINE = "= Var(q·k)/d_k + stall"
 CRASHING_LINE = "= Var(q·k)/d_k + crash"
 
@@ -36,6 +37,8 @@ def never_ends() -> None:
 def grade(request: dict[str, Any]) -> worker.Reply:
     item = request.get("item")
     how = item.get("id") if isinstance(item, dict) else None
+    if how == "garbles":
+        return {"error": "bank", "message": "m", "problems": [1]}  # problems are strings
     if how == "crashes":
         os._exit(70)
     if how == "hogs":

@@ -103,6 +103,19 @@ def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
     assert checker.pid() == pid
 
 
+def test_a_malformed_reply_is_an_invalid_verdict_and_the_worker_carries_on(
+    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
+) -> None:
+    checker = hostile_checker
+    checker.start()
+    pid = checker.pid()
+    verdict = checker.grade(misbehaving(var_dot, "garbles"), "d")
+    assert not verdict.correct and not verdict.valid
+    assert verdict.feedback == "could not check this: the checker's reply was bad"
+    assert checker.grade(var_dot, "d").correct
+    assert checker.pid() == pid
+
+
 def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
     hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
@@ -117,7 +130,7 @@ def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
     assert is_gone(killed)
 
 
-@pytest.mark.parametrize("how", ["sleeps", "crashes", "hogs"])
+@pytest.mark.parametrize("how", ["sleeps", "crashes", "hogs", "garbles"])
 def test_the_real_worker_has_no_misbehaving_checks(
     how: str, checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
