@@ -284,13 +284,8 @@ def _run_case(box: Sandbox, case: Case, plan: CallPlan) -> CaseReport:
             plan.learn(mask[0])
         if report.passed or report.status in {"crash", "timeout", "memory"}:
             return report
-        tried.append(
-            (
-                mask,
-                report,
-                _first(result.value, case.expected.shape) if result.status == "ok" else None,
-            )
-        )
+        value = _first(result.value, case.expected.shape) if result.status == "ok" else None
+        tried.append((mask, report, None if isinstance(value, NotAnArray) else value))
     return _closest(case, tried)
 
 
@@ -298,6 +293,8 @@ def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, A
     """When no mask convention passes, the report to show: one whose output names a mistake,
     else the one that came closest to the reference (a finite output before nan/inf, then the
     smallest error), with the convention it was given and how the code mishandled the mask."""
+    if all(report.status == "ok" and value is None for _, report, value in tried):
+        return tried[0][1]  # nothing came back as an array: no convention to compare
     if tried[0][0] is None or not case.causal:
         return next((r for _, r, _ in tried if r.diagnosis), None) or next(
             (r for _, r, _ in tried if r.status == "ok"), tried[0][1]
@@ -322,7 +319,7 @@ def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, A
     mask, chosen, _ = min(tried, key=distance)
     if mask is None:
         return chosen
-    values = [np.asarray(v) for _, r, v in tried if r.status == "ok"]
+    values = [np.asarray(v) for _, r, v in tried if r.status == "ok" and v is not None]
     if len(values) == len(tried) and all(
         v.shape == values[0].shape and np.array_equal(v, values[0], equal_nan=True) for v in values
     ):

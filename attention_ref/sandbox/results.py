@@ -69,15 +69,8 @@ class ListValue(tuple[Any, ...]):
 
     It reads like a tuple (its first item is the output) unless its items are the output built
     piece by piece (a list of rows, one array per batch): `as_returned` picks the reading from
-    the expected shape. `stacked` is the items as one array when they have one shape, else None.
+    the expected shape.
     """
-
-    stacked: Any
-
-    def __new__(cls, items: tuple[Any, ...], stacked: Any) -> ListValue:
-        value = super().__new__(cls, items)
-        value.stacked = stacked
-        return value
 
 
 def as_returned(value: Any, shape: tuple[int, ...]) -> Any:
@@ -88,15 +81,18 @@ def as_returned(value: Any, shape: tuple[int, ...]) -> Any:
     returned unchanged."""
     if not isinstance(value, ListValue):
         return value
-    stacked = value.stacked
     shape = tuple(shape)
+    shapes = {getattr(item, "shape", None) for item in value}
     first = getattr(value[0], "shape", None) if value else None
-    if stacked is not None and (
-        stacked.shape == shape or (first != shape and stacked.ndim == len(shape))
+    piece = next(iter(shapes)) if len(shapes) == 1 else None
+    if piece is not None and (
+        (len(value), *piece) == shape or (first != shape and len(piece) + 1 == len(shape))
     ):
-        return stacked
+        import numpy as np
+
+        return np.stack(value)
     ranks = {getattr(item, "ndim", None) for item in value}
-    if stacked is None and first != shape and ranks == {len(shape) - 1}:
+    if first != shape and ranks == {len(shape) - 1}:
         pieces = ", ".join(str(item.shape) for item in value[:4])
         more = ", ..." if len(value) > 4 else ""
         return NotAnArray(f"a list of {len(value)} arrays of different shapes ({pieces}{more})")

@@ -343,11 +343,7 @@ class Sandbox:
             missing[i] if i in missing else _scalar_or_array(next(found))
             for i in range(len(arrays) + len(missing))
         )
-        if form == "tuple":
-            return items
-        shapes = {a.shape for a in arrays}
-        whole = not missing and len(shapes) == 1
-        return ListValue(items, np.stack(arrays) if whole else None)
+        return items if form == "tuple" else ListValue(items)
 
     # -- endings ----------------------------------------------------------------------------
 

@@ -116,8 +116,7 @@ def test_hostile_text_is_shown_literally_and_briefly(grades: dict[str, Grade]) -
 def _pair(t_q: int, t_k: int, d_v: int) -> ListValue:
     rng = np.random.default_rng(3)
     out, weights = rng.normal(size=(t_q, d_v)), rng.random(size=(t_q, t_k))
-    stacked = np.stack([out, weights]) if out.shape == weights.shape else None
-    return ListValue((out, weights), stacked)
+    return ListValue((out, weights))
 
 
 @pytest.mark.parametrize("t_k", [5, 3])  # T_k == d_v makes [out, weights] stack into one array
@@ -129,21 +128,21 @@ def test_a_list_of_output_and_weights_reads_like_a_tuple(t_k: int) -> None:
 
 def test_a_list_of_rows_or_batches_reads_as_one_array() -> None:
     rows = [np.arange(3.0) + i for i in range(4)]
-    assert as_returned(ListValue(tuple(rows), np.stack(rows)), (4, 3)).shape == (4, 3)
+    assert as_returned(ListValue(rows), (4, 3)).shape == (4, 3)
     batches = [np.ones((4, 3)), np.zeros((4, 3))]  # one output per batch entry, B = 2
-    read = as_returned(ListValue(tuple(batches), np.stack(batches)), (2, 4, 3))
+    read = as_returned(ListValue(batches), (2, 4, 3))
     assert isinstance(read, np.ndarray) and read.shape == (2, 4, 3)
 
 
 def test_a_list_of_rows_of_the_wrong_length_reports_the_stacked_shape() -> None:
     rows = [np.arange(2.0)] * 4
-    read = as_returned(ListValue(tuple(rows), np.stack(rows)), (4, 3))
+    read = as_returned(ListValue(rows), (4, 3))
     assert isinstance(read, np.ndarray) and read.shape == (4, 2)
 
 
 def test_ragged_rows_are_no_array_and_other_values_are_unchanged() -> None:
     rows = (np.ones(3), np.ones(2))
-    read = as_returned(ListValue(rows, None), (2, 3))
+    read = as_returned(ListValue(rows), (2, 3))
     assert isinstance(read, NotAnArray) and "different shapes ((3,), (2,))" in str(read)
     array, pair = np.ones((2, 3)), (np.ones((2, 3)), None)
     assert as_returned(array, (2, 3)) is array and as_returned(pair, (2, 3)) is pair
@@ -164,7 +163,7 @@ def test_items_that_are_not_arrays_are_placed_and_bounded() -> None:
         "not_arrays": [[0, "a dict\x1b[2J" + "x" * 1000]],
     }
     decoded = _decode(value, one.tobytes())
-    assert isinstance(decoded, ListValue) and decoded.stacked is None
+    assert isinstance(decoded, ListValue)
     assert isinstance(decoded[0], NotAnArray) and np.array_equal(decoded[1], one)
     text = str(decoded[0])
     assert "\x1b" not in text and len(text) <= 200 and text.isprintable()
