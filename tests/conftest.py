@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
@@ -22,8 +23,17 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _ctrl_c_reaches_the_processes()
     _one_blas_thread()
     _bytecode_under_the_cache(config)
+
+
+def _ctrl_c_reaches_the_processes() -> None:
+    """A test run started with Ctrl-C ignored (a script's background job: `pytest &`) would
+    pass that on to every process a test starts, and each test that presses Ctrl-C would wait
+    until its time-out for an exit that never comes: take Ctrl-C back, as a terminal has it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _one_blas_thread() -> None:
