@@ -75,8 +75,8 @@ def test_migration_0004_counts_past_lapses_of_graduated_cards_only(
     monkeypatch.undo()
     db = sqlite3.connect(tmp_path / STORE_FILE)
     db.execute(
-        "INSERT INTO cards (id, set_name, item_id, phase, due, reps, fails, introduced) "
-        "VALUES (1, 'demo', 'a', 2, 0, 5, 3, 0)"
+        "INSERT INTO cards (id, set_name, item_id, phase, stability, difficulty, due, reps, "
+        "fails, introduced) VALUES (1, 'demo', 'a', 2, 3.5, 5.0, 0, 5, 3, 0)"
     )
     # Again while learning (phase 1), Again on a review card (phase 2), a crammed Again.
     for phase, cram in ((1, 0), (2, 0), (2, 1)):
