@@ -20,7 +20,7 @@ import numpy as np
 
 from attention_ref.exercises.batteries import ExerciseCase, cases_for
 from attention_ref.exercises.mistakes import MISTAKES
-from attention_ref.grading import CaseReport, Grade, conclude
+from attention_ref.grading import COMPLEX_MESSAGE, CaseReport, Grade, conclude, real_values
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 
 ENTRY = "__attnquiz_exercise__"
@@ -161,7 +161,11 @@ def _judge(case: ExerciseCase, result: CallResult, battery: str, mistakes: list[
         }.get(result.status, str(result.error or result.status))
         return report
     value = result.value if isinstance(result.value, tuple) else (result.value,)
-    outputs = [np.asarray(v) for v in value]
+    real = [real_values(np.asarray(v)) for v in value]
+    if any(output is None for output in real):
+        report.message = COMPLEX_MESSAGE
+        return report
+    outputs = [output for output in real if output is not None]
     wanted = len(case.expected)
     if len(outputs) < wanted:
         report.message = f"returned {len(outputs)} array(s), expected {wanted}"
