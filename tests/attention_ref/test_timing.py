@@ -46,6 +46,22 @@ def test_the_peak_is_measured_once_and_then_read_from_the_cache(tmp_path, fake_m
     assert len(fake_machine) == 2
 
 
+@pytest.mark.parametrize(
+    "damage",
+    ["[1, 2]", '"text"', "[" * 100_000, '{"key": 1, "machine": [1]}', "link to /dev/zero"],
+)
+def test_any_damaged_cache_is_measured_again(tmp_path, fake_machine, damage: str) -> None:
+    # The cache lives in the user's cache folder ($XDG_CACHE_HOME): a list or deep nesting in
+    # it was an internal error in `submit` and `bench`, a link to /dev/zero a read without end.
+    cache = tmp_path / "machine.json"
+    if damage.startswith("link"):
+        cache.symlink_to("/dev/zero")
+    else:
+        cache.write_text(damage)
+    assert this_machine(tmp_path) == FAKE
+    assert len(fake_machine) == 1
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
 def test_a_timing_report_has_figures_and_ratios_for_each_size(
