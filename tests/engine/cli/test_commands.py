@@ -103,6 +103,27 @@ def test_a_file_name_too_long_for_the_file_system_is_bad_input(
 
 
 @pytest.mark.parametrize(
+    "start",
+    ["9999-12-31T23:59:59+00:00", "0001-01-01T00:00:00+00:00", "1969-12-31T23:00:00+00:00"],
+)
+def test_a_clock_started_where_no_review_can_be_stored_is_bad_input(
+    start: str, store_home: Path, monkeypatch, capsys
+) -> None:
+    # ATTNQUIZ_NOW in the year 9999 was an internal error (dates past datetime's end); in the
+    # year 1 a session stored due times before 1970, which the store check then calls damage:
+    # every later command refused the store.
+    from tests.conftest import run_cli
+
+    monkeypatch.setenv("ATTNQUIZ_NOW", start)
+    done = run_cli("quiz", "demo", input="3\n" * 10)
+    assert done.returncode == 2 and "ATTNQUIZ_NOW" in done.stderr, done.stderr
+    assert main(["stats", "demo"]) == 2
+    monkeypatch.delenv("ATTNQUIZ_NOW")
+    capsys.readouterr()
+    assert main(["stats", "demo"]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         "__import__('os').system('touch PWNED')",
