@@ -188,11 +188,26 @@ def verify_before_writing(path: Path) -> None:
             raise describe_failure(path, exc) from exc
         if verdict != ["ok"]:
             raise damaged(path, "; ".join(str(v) for v in verdict))
+        _check_schema_objects(db, path)
         for table in _COLUMN_RULES:
             if _has_table(db, table):
                 _check_rows(db, path, table)
     finally:
         db.close()
+
+
+def _check_schema_objects(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse triggers and views: attnquiz makes neither, and a trigger runs inside every write
+    (one could delete each answer as it is saved while the screen says it was kept)."""
+    row = db.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') LIMIT 1"
+    ).fetchone()
+    if row is not None:
+        kind, name = row
+        raise StoreError(
+            f"the store {path} holds a {kind} attnquiz never makes ({name!r}), which could change "
+            f"what is saved; it was left untouched: {restore_advice(path)}"
+        )
 
 
 def _has_table(db: sqlite3.Connection, name: str) -> bool:

@@ -246,6 +246,31 @@ def test_a_pipe_in_place_of_the_store_is_refused_without_blocking(
     assert f"{target} is not a regular file" in err, err
 
 
+@pytest.mark.parametrize(
+    "schema",
+    [
+        "CREATE TRIGGER forget AFTER INSERT ON reviews BEGIN DELETE FROM reviews; END",
+        "CREATE TRIGGER later BEFORE UPDATE ON cards BEGIN SELECT 1; END",
+        "CREATE VIEW due AS SELECT * FROM cards",
+    ],
+)
+def test_a_trigger_or_view_attnquiz_never_makes_is_refused(schema: str, store_home: Path) -> None:
+    # A trigger runs inside every write: one that deleted each new review let a session say
+    # "rated good; next review in 10 min" while nothing was kept.
+    path = fill(store_home)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(schema)
+        reviews = db.execute("SELECT count(*) FROM reviews").fetchone()[0]
+    before = digest(path)
+    done = run_cli("quiz", "demo", input="3\n" * 10)
+    assert done.returncode == 2, done.stderr
+    name = schema.split()[2]
+    assert f"{name!r}" in done.stderr and "attnquiz never makes" in done.stderr, done.stderr
+    assert digest(path) == before
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] == reviews
+
+
 # -- backups and a log cut short -----------------------------------------------------------------
 def test_a_copy_is_made_before_a_store_with_new_answers_is_opened_again(tmp_path: Path) -> None:
     path = fill(tmp_path, 3)
