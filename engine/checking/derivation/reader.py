@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
@@ -118,12 +119,60 @@ _ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)
 # free indices (so that both i = j and i ≠ j are tried).
 CONCRETE_SIZES = (2, 3)
 MAX_INDEX_CHOICES = 30
+# A reader remembers what it has worked out (the author's sides, which scalars are equal): one
+# drill's lines compare the same target sides again and again. Bounded, so that no run of
+# hostile lines makes the memory grow.
+READERS_KEPT = 16
+MEMO_ENTRIES = 2048
+_Value = TypeVar("_Value")
+
+
+def reader_for(assumptions: Assumptions) -> StepReader:
+    """The reader for `assumptions`, shared by every step checked under them (a reader is a
+    pure function of its assumptions; the last `READERS_KEPT` are kept)."""
+    return _READERS.get_or(_key_of(assumptions), lambda: StepReader(assumptions))
+
+
+def _key_of(a: Assumptions) -> Hashable:
+    """`a` as a hashable value (its mappings as sorted pairs)."""
+    return (
+        a.normal_vectors, a.dimension, a.vector_indices, a.indices, a.count, a.symbols,
+        a.positive, a.integer, a.matrices,
+        tuple(sorted((name, tuple(spellings)) for name, spellings in a.aliases.items())),
+        tuple(sorted(a.definitions.items())),
+    )  # fmt: skip
+
+
+class _Memo(OrderedDict[Hashable, _Value]):
+    """A bounded memo: past `size` entries, the least recently used goes first."""
+
+    def __init__(self, size: int = MEMO_ENTRIES) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_or(self, key: Hashable, work: Callable[[], _Value]) -> _Value:
+        if key in self:
+            self.move_to_end(key)
+            return self[key]
+        value = self[key] = work()
+        if len(self) > self.size:
+            self.popitem(last=False)
+        return value
+
+
+_READERS: _Memo[StepReader] = _Memo(READERS_KEPT)
 
 
 class StepReader:
-    """Reads and reduces the sides of steps under one set of assumptions."""
+    """Reads and reduces the sides of steps under one set of assumptions.
+
+    A reader does not change once built, so it remembers the author's sides it has read and the
+    scalars it has compared (`reader_for` shares one between the steps of a drill).
+    """
 
     def __init__(self, assumptions: Assumptions) -> None:
+        self._authored: _Memo[Side] = _Memo()
+        self._equal: _Memo[bool] = _Memo()
         self.assumptions = a = assumptions
         self.index_sizes = {i: a.dimension for i in a.vector_indices} | {
             i: a.count for i in a.indices
@@ -319,6 +368,11 @@ class StepReader:
         return Lowering(self.model, misconceptions, self.definitions).lower(expr)
 
     def author_side(self, text: str) -> Side:
+        """The last side of an author's line (an expected step, a mistake, the line before),
+        read once per reader."""
+        return self._authored.get_or(text, lambda: self._author_side(text))
+
+    def _author_side(self, text: str) -> Side:
         last = split_sides(text)[-1]
         if not last.strip():
             raise AnswerError(f"`{text}` has no expression after its last `=`")
@@ -449,6 +503,9 @@ class StepReader:
         """Whether two scalars are equal; sums, derivatives and defined quantities written out."""
         if a == b:
             return True
+        return self._equal.get_or((a, b), lambda: self._equal_scalars(a, b))
+
+    def _equal_scalars(self, a: Any, b: Any) -> bool:
         vocabulary = self.vocabulary(set())
         if not (self._needs_terms(a) or self._needs_terms(b)):
             return equivalent(a, b, vocabulary)
