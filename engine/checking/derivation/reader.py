@@ -123,7 +123,7 @@ MAX_INDEX_CHOICES = 30
 # drill's lines compare the same target sides again and again. Bounded, so that no run of
 # hostile lines makes the memory grow.
 READERS_KEPT = 16
-MEMO_ENTRIES = 2048
+MEMO_ENTRIES = 4096
 _Value = TypeVar("_Value")
 
 
@@ -171,8 +171,7 @@ class StepReader:
     """
 
     def __init__(self, assumptions: Assumptions) -> None:
-        self._authored: _Memo[Side] = _Memo()
-        self._equal: _Memo[bool] = _Memo()
+        self._memo: _Memo[Any] = _Memo()
         self.assumptions = a = assumptions
         self.index_sizes = {i: a.dimension for i in a.vector_indices} | {
             i: a.count for i in a.indices
@@ -326,8 +325,23 @@ class StepReader:
             )
         return rewritten
 
+    def remember(self, key: Hashable, work: Callable[[], _Value]) -> _Value:
+        """What `work` gives, worked out once for `key` under this reader's assumptions.
+
+        `work` must be a pure function of `key` and the reader: the reader does not change once
+        built. Errors are not remembered (the next call raises them again)."""
+        value: _Value = self._memo.get_or(key, work)
+        return value
+
     def read(self, text: str, *, extra: set[str] | None = None) -> Any:
         """Read one side into SymPy, or raise AnswerError saying why not."""
+        from sympy.core.parameters import global_parameters
+
+        # SymPy's `evaluate(False)` changes what building the tree gives.
+        key = ("read", text, frozenset(extra or ()), global_parameters.evaluate)
+        return self.remember(key, lambda: self._read(text, extra))
+
+    def _read(self, text: str, extra: set[str] | None) -> Any:
         tree, vocabulary = self.tree(text, extra=extra)
         expr = build(tree, vocabulary)
         if isinstance(expr, tuple):
@@ -360,17 +374,28 @@ class StepReader:
         return tree, vocabulary
 
     def side(self, text: str, expr: Any, misconceptions: Misconceptions | None = None) -> Side:
-        lowering = Lowering(self.model, misconceptions, self.definitions)
-        value = lowering.lower(expr)
-        return Side(text.strip(), expr, value, self.show(expr), frozenset(lowering.used))
+        value, used = self._lowered(expr, misconceptions)
+        return Side(text.strip(), expr, value, self.show(expr), used)
 
     def value_of(self, expr: Any, misconceptions: Misconceptions | None = None) -> Any:
-        return Lowering(self.model, misconceptions, self.definitions).lower(expr)
+        return self._lowered(expr, misconceptions)[0]
+
+    def _lowered(
+        self, expr: Any, misconceptions: Misconceptions | None
+    ) -> tuple[RandomPolynomial, frozenset[str]]:
+        """`expr` reduced (`expectation.Lowering`), and the rules the reduction used."""
+
+        def lower() -> tuple[RandomPolynomial, frozenset[str]]:
+            lowering = Lowering(self.model, misconceptions, self.definitions)
+            value = lowering.lower(expr)
+            return value, frozenset(lowering.used)
+
+        return self.remember(("lowered", expr, misconceptions), lower)
 
     def author_side(self, text: str) -> Side:
         """The last side of an author's line (an expected step, a mistake, the line before),
         read once per reader."""
-        return self._authored.get_or(text, lambda: self._author_side(text))
+        return self.remember(("author side", text), lambda: self._author_side(text))
 
     def _author_side(self, text: str) -> Side:
         last = split_sides(text)[-1]
@@ -503,7 +528,7 @@ class StepReader:
         """Whether two scalars are equal; sums, derivatives and defined quantities written out."""
         if a == b:
             return True
-        return self._equal.get_or((a, b), lambda: self._equal_scalars(a, b))
+        return self.remember(("equal", a, b), lambda: self._equal_scalars(a, b))
 
     def _equal_scalars(self, a: Any, b: Any) -> bool:
         vocabulary = self.vocabulary(set())
@@ -605,7 +630,9 @@ class StepReader:
     # --- showing ----------------------------------------------------------------------------
 
     def show(self, expr: Any) -> str:
-        return _without_markers(_tidy(pretty(self._readable(expr))))
+        return self.remember(
+            ("show", expr), lambda: _without_markers(_tidy(pretty(self._readable(expr))))
+        )
 
     def show_value(self, value: RandomPolynomial) -> str:
         shown = display(at_normal(value), self.model)

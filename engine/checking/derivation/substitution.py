@@ -29,6 +29,12 @@ def misplaced_values(reader: Any, left: str, right: str) -> bool:
     """Whether the side `right` puts values in for the random quantities of the side `left`
     that are not theirs, or changes an operation between them (see the module's text).
     `reader` is the `StepReader` both sides were read with."""
+    return bool(
+        reader.remember(("misplaced", left, right), lambda: _misplaced(reader, left, right))
+    )
+
+
+def _misplaced(reader: Any, left: str, right: str) -> bool:
     try:
         left_tree, left_words = reader.tree(left, extra=reader.names_in(left))
         right_tree, right_words = reader.tree(right, extra=reader.names_in(right))
