@@ -373,6 +373,16 @@ class StepReader:
             raise AnswerError("could not read this: it is not an expression") from None
         return tree, vocabulary
 
+    def as_written(self, side: Side) -> Any:
+        """A side read without SymPy's simplification where SymPy can build it so, else as read."""
+        import sympy
+
+        try:
+            with sympy.evaluate(False):
+                return self.read(side.text)
+        except (Exception, RecursionError):
+            return side.expr
+
     def side(self, text: str, expr: Any, misconceptions: Misconceptions | None = None) -> Side:
         value, used = self._lowered(expr, misconceptions)
         return Side(text.strip(), expr, value, self.show(expr), used)
