@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
+from engine.checking.derivation.derivative import Derivatives
 from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
     derivative_marker,
@@ -44,7 +45,7 @@ MAX_SIDES = 6
 # What a side that only names the quantity looks like: words, subscripts, a derivative, a call.
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 _USES = re.compile(r"\(this question uses [^)]*\)")
-_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
+_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop)_|moment)[A-Za-z0-9_]*")
 # A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
 # command, a subscript, a call or a name with a subscript or power.
 _WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
@@ -346,7 +347,7 @@ class StepReader:
         expr = build(tree, vocabulary)
         if isinstance(expr, tuple):
             raise AnswerError("could not read this: type one expression")
-        return expr
+        return Derivatives(self).applied(expr)
 
     def tree(self, text: str, *, extra: set[str] | None = None) -> tuple[Any, Vocabulary]:
         """One side as its checked syntax tree (as written, nothing simplified), with the
@@ -719,6 +720,6 @@ def _without_markers(message: str) -> str:
     """Keep the reader's own marker names out of what a learner reads."""
     message = re.sub(r"zzsum_[A-Za-z0-9]+\s*[*·]?\s*", "", message)
     message = re.sub(
-        r",\s*zz(?:dot|diff)_[A-Za-z0-9_]+|zz(?:dot|diff)_[A-Za-z0-9_]+,?\s*", "", message
+        r",\s*zz(?:dot|diff|dop)_[A-Za-z0-9_]+|zz(?:dot|diff|dop)_[A-Za-z0-9_]+,?\s*", "", message
     )
     return message

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from engine.checking.derivation.notation import OPERATOR_PREFIX
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.reading.safe_ast import Vocabulary
 from engine.checking.reading.to_sympy import build
@@ -49,6 +50,8 @@ class Substitutions:
             right_tree, right_words = reader.tree(right, extra=reader.names_in(right))
         except AnswerError:
             return False
+        if _has_operator(left_tree) or _has_operator(right_tree):
+            return False  # ∂/∂x body is not what it is written as: the values decide
         matcher = _Matcher(reader, left_words, right_words)
         return matcher.match(_pull_out_of_sums(left_tree), _pull_out_of_sums(right_tree)) is False
 
@@ -161,6 +164,11 @@ def _same_call(left: ast.Call, right: ast.Call) -> bool:
 
 def _name(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def _has_operator(node: ast.expr) -> bool:
+    """Whether a tree holds the derivative operator ∂/∂x (`notation` marks it)."""
+    return any(_name(part).startswith(OPERATOR_PREFIX) for part in ast.walk(node))
 
 
 def _is_index(node: ast.expr) -> bool:
