@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
@@ -145,19 +146,24 @@ def _key_of(a: Assumptions) -> Hashable:
 
 
 class _Memo(OrderedDict[Hashable, _Value]):
-    """A bounded memo: past `size` entries, the least recently used goes first."""
+    """A bounded memo: past `size` entries, the least recently used goes first. Safe to share
+    between threads (the work itself runs outside the lock)."""
 
     def __init__(self, size: int = MEMO_ENTRIES) -> None:
         super().__init__()
         self.size = size
+        self._lock = threading.Lock()
 
     def get_or(self, key: Hashable, work: Callable[[], _Value]) -> _Value:
-        if key in self:
-            self.move_to_end(key)
-            return self[key]
-        value = self[key] = work()
-        if len(self) > self.size:
-            self.popitem(last=False)
+        with self._lock:
+            if key in self:
+                self.move_to_end(key)
+                return self[key]
+        value = work()
+        with self._lock:
+            self[key] = value
+            if len(self) > self.size:
+                self.popitem(last=False)
         return value
 
 
