@@ -149,6 +149,10 @@ def check_expression(
     given = _off_the_diagonal(_as_stated(given, equal), question)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
+    if not verdict.correct and _LEADING_TERM.search(question) and _same_leading_term(given, target):
+        # `T^2 (2 d_k - 1)`, the exact count, where the question asks for the leading term.
+        feedback = "correct: its leading term is the one asked for"
+        verdict = Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
     if rounded is not None:
         # `√512 ≈ 22.6`: the exact link is the answer when it is right, and the rounded value
         # must be that link to the digits it shows; otherwise the rounded value is the answer.
@@ -185,6 +189,36 @@ def check_expression(
             feedback="; ".join([*rewritten.notes, verdict.feedback]),
         )
     return verdict
+
+
+MAX_LEADING_OPS = 60
+MAX_LEADING_POWER = 6
+_LEADING_TERM = re.compile(r"\bleading\s+(?:term|order)\b", re.IGNORECASE)
+
+
+def _same_leading_term(given: Any, target: Any) -> bool:
+    """Whether two polynomials have the same terms of highest total degree (`2T²d_k − T²` and
+    `2T²d_k`): what a question that asks for the leading term wants."""
+    import sympy as sp
+
+    names = sorted(given.free_symbols | target.free_symbols, key=str)
+    if not names or not all(name.is_commutative for name in names):
+        return False
+    for expr in (given, target):  # expanding must stay cheap: `(a + b)^90` would not
+        powers = [p.exp for p in expr.atoms(sp.Pow) if p.exp.is_Number]
+        if sp.count_ops(expr) > MAX_LEADING_OPS or any(abs(e) > MAX_LEADING_POWER for e in powers):
+            return False
+    scale = sp.Dummy("t", positive=True)
+    try:
+        leading = []
+        for expr in (given, target):
+            scaled = sp.expand(expr.subs({n: n * scale for n in names}, simultaneous=True))
+            poly = sp.Poly(scaled, scale)
+            leading.append((poly.degree(), poly.LC()))
+    except (sp.PolynomialError, sp.GeneratorsNeeded, TypeError, ValueError):
+        return False
+    (given_degree, given_lead), (target_degree, target_lead) = leading
+    return given_degree == target_degree > 0 and sp.expand(given_lead - target_lead) == 0
 
 
 def _families(known: Iterable[str], aliases: Aliases) -> frozenset[str]:
@@ -515,6 +549,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
             symbols=vocabulary.symbols,
             aliases=aliases,
             matrices=vocabulary.matrices,
+            families=vocabulary.families,
         )
         tree = parse_tree(plain, vocabulary)
     except AnswerError:
@@ -596,7 +631,10 @@ def _check_equation(
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = f"{pretty(given_left)} = {pretty(given_right)}"
-    if _proportional(given_left - given_right, target, vocabulary):
+    given = given_left - given_right
+    if _proportional(given, target, vocabulary) or _proportional(
+        _numerator(given), _numerator(target), vocabulary
+    ):
         return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
     for wrong, message in known_mistakes:
         if _proportional(given_left - given_right, wrong, vocabulary):
@@ -604,6 +642,17 @@ def _check_equation(
     return Verdict(
         correct=False, interpreted_as=shown, feedback="not equivalent to the expected equation"
     )
+
+
+def _numerator(difference: Any) -> Any:
+    """The numerator of an equation's two sides' difference over one denominator: `1/x + 1/y = 2`
+    holds where x + y − 2xy = 0, as `y = x/(2x − 1)` does (a denominator is never 0 where an
+    equation is defined, so clearing it changes no solution)."""
+    import sympy
+
+    if not difference.is_commutative or sympy.count_ops(difference) > MAX_LEADING_OPS:
+        return difference
+    return sympy.fraction(sympy.together(difference))[0]
 
 
 def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:
