@@ -35,6 +35,7 @@ from attention_ref.machine import Machine, this_machine
 from attention_ref.reference import attention_flops
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.processes import processes_in_session, processes_of_uid
+from attention_ref.sandbox.results import NotAnArray, as_returned
 
 LADDER = (64, 128, 256, 512, 1024, 2048)
 D = 64
@@ -338,7 +339,10 @@ def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") 
     )
     if result.status != "ok" or result.seconds is None:
         raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
-    value = result.value[0] if isinstance(result.value, tuple) else result.value
+    value = as_returned(result.value, expected.shape)
+    value = value[0] if isinstance(value, tuple) and value else value
+    if isinstance(value, NotAnArray):
+        raise StopLadder(f"stopped at T = {t}: {whose} returned {value}", wrong=who == "mine")
     real = real_values(np.asarray(value))
     wrong = who == "mine"
     if real is None:
