@@ -350,6 +350,17 @@ def _with_clause(message: str, clause: str) -> str:
     return f"{head} {clause}{sep}{rest}"
 
 
+COMPLEX_MESSAGE = "returned complex values with a nonzero imaginary part, not real ones"
+
+
+def real_values(given: np.ndarray) -> np.ndarray | None:
+    """A returned array as real numbers: a complex one is its real part when every imaginary
+    part is 0, else None (casting would drop the imaginary part, and warn on the screen)."""
+    if not np.iscomplexobj(given):
+        return given
+    return None if np.any(given.imag != 0) else given.real
+
+
 def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseReport:
     base = CaseReport(case.name, False, "", about=case.about, status=result.status)
     if result.status != "ok":
@@ -390,6 +401,11 @@ def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseRepor
     if not np.issubdtype(given.dtype, np.number):
         base.message = f"returned {given.dtype} values, not numbers"
         return base
+    real = real_values(given)
+    if real is None:
+        base.message = COMPLEX_MESSAGE
+        return base
+    given = real
     if given.shape != expected.shape:
         base.message = f"returned shape {given.shape}, expected {expected.shape}"
         if given.ndim == 0:

@@ -30,7 +30,7 @@ import numpy as np
 from attention_ref import reference
 from attention_ref.calling import CallPlan
 from attention_ref.discovery import Found
-from attention_ref.grading import for_code
+from attention_ref.grading import COMPLEX_MESSAGE, for_code, real_values
 from attention_ref.machine import Machine, this_machine
 from attention_ref.reference import attention_flops
 from attention_ref.sandbox import CallResult, Limits, Sandbox
@@ -343,8 +343,11 @@ def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") 
     value = value[0] if isinstance(value, tuple) and value else value
     if isinstance(value, NotAnArray):
         raise StopLadder(f"stopped at T = {t}: {whose} returned {value}", wrong=who == "mine")
-    given = np.asarray(value, dtype=np.float64)
+    real = real_values(np.asarray(value))
     wrong = who == "mine"
+    if real is None:
+        raise StopLadder(f"stopped at T = {t}: {whose} {COMPLEX_MESSAGE}", wrong=wrong)
+    given = np.asarray(real, dtype=np.float64)
     if given.size != expected.size:
         raise StopLadder(
             f"stopped at T = {t}: the timed output of {whose} has the wrong shape {given.shape}",

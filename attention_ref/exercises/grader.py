@@ -20,7 +20,7 @@ import numpy as np
 
 from attention_ref.exercises.batteries import ExerciseCase, cases_for
 from attention_ref.exercises.mistakes import MISTAKES
-from attention_ref.grading import CaseReport, Grade, conclude
+from attention_ref.grading import COMPLEX_MESSAGE, CaseReport, Grade, conclude, real_values
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.results import NotAnArray, as_returned
 
@@ -171,7 +171,11 @@ def _judge(case: ExerciseCase, result: CallResult, battery: str, mistakes: list[
             f"of shape {case.expected[odd].shape}"
         )
         return report
-    outputs = [np.asarray(v) for v in value]
+    real = [real_values(np.asarray(v)) for v in value]
+    if any(output is None for output in real[:wanted]):
+        report.message = COMPLEX_MESSAGE
+        return report
+    outputs = [output for output in real if output is not None]
     if len(outputs) < wanted:
         report.message = f"returned {len(outputs)} array(s), expected {wanted}"
         report.diagnosis = ["wrong_shape"]

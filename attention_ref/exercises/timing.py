@@ -20,6 +20,7 @@ import numpy as np
 
 import attention_ref.exercises.solutions as solutions
 from attention_ref.exercises.grader import ENTRY, wrapped_source
+from attention_ref.grading import COMPLEX_MESSAGE, real_values
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.results import NotAnArray, as_returned
 from attention_ref.timing import (
@@ -210,8 +211,13 @@ def _check(result: CallResult, expected: Any, t: int, who: str) -> None:
             f"stopped at T = {t}: {whose} returned too few arrays", wrong=who == "mine"
         )
     with np.errstate(invalid="ignore"):
-        for given, truth in zip(outputs, wanted, strict=False):
-            given = np.asarray(given, dtype=np.float64)
+        for output, truth in zip(outputs, wanted, strict=False):
+            real = real_values(np.asarray(output))
+            if real is None:
+                raise StopLadder(
+                    f"stopped at T = {t}: {whose} {COMPLEX_MESSAGE}", wrong=who == "mine"
+                )
+            given = np.asarray(real, dtype=np.float64)
             if given.shape != np.shape(truth) or not np.allclose(
                 given, truth, rtol=1e-3, atol=1e-4
             ):

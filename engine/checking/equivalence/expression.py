@@ -12,6 +12,7 @@ inside the functions, so importing this module stays cheap.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -700,8 +701,19 @@ def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> 
 
 
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
+    """The bank author's expression, read once per item: grading every answer to a card reads
+    the same expected answer and listed mistakes, so the reading is remembered (SymPy
+    expressions are immutable, and the key holds everything the reading depends on)."""
+    spellings = tuple((name, tuple(written)) for name, written in aliases.items())
+    return _read_author_once(text, vocabulary, spellings)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_author_once(
+    text: str, vocabulary: Vocabulary, spellings: tuple[tuple[str, tuple[str, ...]], ...]
+) -> Any:
     try:
-        return read_expression(text, replace(vocabulary, author=True), aliases=aliases)
+        return read_expression(text, replace(vocabulary, author=True), aliases=dict(spellings))
     except AnswerError as error:
         raise BankError([f"the expression `{text}` cannot be read: {error}"]) from None
 

@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.checking.derivation import Assumptions, StepVerdict, check_step
+from engine.checking.derivation import check as derivation_check
+from engine.checking.derivation.reader import StepReader
 from engine.errors import BankError
 from tests.engine.checking.step_checkers import both_step_checkers  # noqa: F401  (the fixture)
 
@@ -53,6 +55,9 @@ def nothing_is_evaluated(monkeypatch: pytest.MonkeyPatch, imports_loaded: None) 
 
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("typed text reached an evaluator")
+
+    # A reader remembers what it has read: every check here reads its text afresh.
+    monkeypatch.setattr(derivation_check, "reader_for", StepReader)
 
     monkeypatch.setattr(sympy_parser, "parse_expr", forbidden)
     monkeypatch.setattr(builtins, "eval", forbidden)
