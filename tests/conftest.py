@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
@@ -22,6 +23,28 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _ctrl_c_reaches_the_processes()
+    _one_blas_thread()
+    _bytecode_under_the_cache(config)
+
+
+def _ctrl_c_reaches_the_processes() -> None:
+    """A test run started with Ctrl-C ignored (a script's background job: `pytest &`) would
+    pass that on to every process a test starts, and each test that presses Ctrl-C would wait
+    until its time-out for an exit that never comes: take Ctrl-C back, as a terminal has it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _one_blas_thread() -> None:
+    """NumPy's BLAS on one thread in every test process and every process a test starts (the
+    checker's worker and the sandbox set their own): the tests run one process per core, so
+    more threads only wait for a core, and OpenBLAS's waiting threads spin, burning CPU time the
+    other tests need. Skipped when the variable is set (a run that wants its own)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def _bytecode_under_the_cache(config: pytest.Config) -> None:
     """With bytecode writing turned off (PYTHONDONTWRITEBYTECODE), every xdist worker and every
     Python process a test starts (the command line, the checking worker) compiles each module
     it imports from source, and pytest rewrites every test module afresh: seconds of CPU per
@@ -120,6 +143,30 @@ def flash_kernel() -> None:
         for dtype in (np.float32, np.float64):
             x = np.ones((2, 3), dtype=dtype)
             kernel.flash_attention(x, x, x, x[:, :2] > 0, causal=True)
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The attnquiz wheel built from this checkout (`pip wheel`), once per test run: with
+    xdist, the first worker to ask builds it in the run's own temporary folder, which the
+    workers share, under a file lock; the others wait on the lock and take the same file."""
+    import fcntl
+    import subprocess
+
+    base = tmp_path_factory.getbasetemp()  # a worker's is a folder of the run's own
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "wheel"
+    folder.mkdir(exist_ok=True)
+    with open(folder / "build.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        if not any(folder.glob("attnquiz-*.whl")):
+            root = Path(__file__).resolve().parent.parent
+            command = [sys.executable, "-m", "pip", "wheel", str(root), "--no-deps", "-q"]
+            build = subprocess.run(
+                [*command, "-w", str(folder)], capture_output=True, text=True, timeout=600
+            )
+            assert build.returncode == 0, build.stdout + build.stderr
+        (built,) = folder.glob("attnquiz-*.whl")
+    return built
 
 
 @dataclass(frozen=True)

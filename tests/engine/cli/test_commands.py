@@ -165,43 +165,46 @@ def test_a_bare_set_name_runs_the_quiz(monkeypatch, capsys) -> None:
 
 
 HEAVY = "numpy", "sympy", "numba", "prompt_toolkit"
+# Commands one after the other in one fresh interpreter: after each, its exit code and which
+# heavy modules are loaded by then (a module once loaded stays: what a command loads shows at
+# that command, and at every later one).
 PROBE = """
 import io, json, sys
 from engine.cli import main
-sys.stdin = io.StringIO({stdin!r})
-code = main({args!r})
-heavy = sorted(m for m in {heavy!r} if m in sys.modules)
-print("\\nPROBE " + json.dumps([code, heavy]), file=sys.stderr)
+for args, stdin in {runs!r}:
+    sys.stdin = io.StringIO(stdin)
+    code = main(args)
+    heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+    print("\\nPROBE " + json.dumps([code, heavy]), file=sys.stderr)
 """
 
 
-def probe(args: list[str], store_home: Path, stdin: str = "") -> tuple[int, list[str]]:
-    code = PROBE.format(args=args, heavy=HEAVY, stdin=stdin)
+def probe(runs: list[list[str]], store_home: Path, stdin: str = "") -> list[tuple[int, list[str]]]:
+    """Exit code and heavy modules loaded after each command of `runs`, run in one process."""
+    code = PROBE.format(runs=[(args, stdin) for args in runs], heavy=HEAVY)
     env = {"ATTNQUIZ_HOME": str(store_home), "PATH": "/usr/bin:/bin"}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-    line = [ln for ln in result.stderr.splitlines() if ln.startswith("PROBE ")][-1]
-    status, heavy = json.loads(line[len("PROBE ") :])
-    return status, heavy
+    lines = [ln for ln in result.stderr.splitlines() if ln.startswith("PROBE ")]
+    assert len(lines) == len(runs), result.stderr
+    return [tuple(json.loads(line[len("PROBE ") :])) for line in lines]
 
 
 @pytest.mark.slow
 def test_help_imports_no_numpy_sympy_numba_or_prompt_toolkit(store_home: Path) -> None:
-    assert probe(["--help"], store_home) == (0, [])
-    assert probe(["quiz", "--help"], store_home) == (0, [])
+    assert probe([["--help"], ["quiz", "--help"]], store_home) == [(0, []), (0, [])]
 
 
 @pytest.mark.slow
 def test_the_first_question_appears_before_sympy_is_imported(store_home: Path) -> None:
     # The session ends at end of input, right after showing the first (self-rated) question.
-    assert probe(["quiz", "demo"], store_home) == (0, [])
-    assert probe(["stats", "demo"], store_home) == (0, [])
-    assert probe(["list", "demo"], store_home) == (0, [])
+    runs = [["quiz", "demo"], ["stats", "demo"], ["list", "demo"]]
+    assert probe(runs, store_home) == [(0, [])] * 3
 
 
 @pytest.mark.slow
 def test_a_scripted_clocked_drill_never_loads_prompt_toolkit(store_home: Path) -> None:
     # Standard input is not a terminal: the answers are read as lines, with no live countdown.
-    for args in (["drill", "15", "--rapid", "--seed", "7"], ["drill", "15", "--timed"]):
-        status, heavy = probe(args, store_home, stdin="(2, 3)\n")
+    runs = [["drill", "15", "--rapid", "--seed", "7"], ["drill", "15", "--timed"]]
+    for status, heavy in probe(runs, store_home, stdin="(2, 3)\n"):
         assert status == EXIT_NEGATIVE  # the answer was read and graded: not all right
         assert "prompt_toolkit" not in heavy

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from prompt_toolkit.application import create_app_session
-from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import PipeInput, create_pipe_input
-from prompt_toolkit.output.vt100 import Vt100_Output
 from rich.console import Console
 
 from engine.drills.clocked.countdown import TerminalCountdown, status_level, status_text
 from engine.drills.clocked.run import TimeUp
+
+if TYPE_CHECKING:
+    from prompt_toolkit.input import PipeInput
 
 CURSOR_AT_TOP = "\x1b[1;1R"  # a terminal's answer to the cursor position request
 
@@ -35,6 +35,13 @@ class TerminalScreen(io.StringIO):
 
 @pytest.fixture
 def keyboard() -> Iterator[tuple[PipeInput, TerminalScreen]]:
+    # Imported here, as the product imports it only when a live prompt is needed: a test process
+    # that never runs these tests does not load it as it collects them.
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
     screen = TerminalScreen()
     output = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm", enable_cpr=True)
     with create_pipe_input() as keys, create_app_session(input=keys, output=output):

@@ -1,15 +1,11 @@
-"""Timed drill attempts in the store: the migration, personal bests, the trend, a real process."""
+"""Timed drill attempts in the store: the migration, personal bests, the trend, the command."""
 
 from __future__ import annotations
 
 import io
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from engine.drills.clocked.records import TimedRecords
@@ -21,7 +17,7 @@ from engine.paths import STORE_FILE
 from engine.store import open_store
 from engine.store.db import APPLICATION_ID
 from engine.store.migrations import MIGRATIONS
-from tests.conftest import warm_checker
+from tests.conftest import Run, warm_checker
 from tests.engine.drills.pacing import FakeClock
 from tests.engine.drills.test_timed_drill import EQUATION, RIGHT_ANSWERS, PacedFrontend, drill_15
 
@@ -123,33 +119,18 @@ def test_the_sparkline_spans_its_lowest_to_its_highest_value() -> None:
     assert sparkline([120, 120]) == "▁▁"
 
 
-def run_in_process(home: Path, answers: list[str]) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.update({"ATTNQUIZ_HOME": str(home), "ATTNQUIZ_NOW": "2026-03-01T09:00:00", "NO_COLOR": "1"})
-    code = (
-        "import sys\n"
-        "from engine.commands.errors import run_guarded\n"
-        "from engine.commands.clocked import run_timed\n"
-        "sys.exit(run_guarded(lambda: run_timed('15', None)))\n"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        input="\n".join(answers) + "\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-
-
-@pytest.mark.slow
-def test_a_scripted_run_in_its_own_process_saves_every_attempt(store_home: Path) -> None:
-    done = run_in_process(store_home, RIGHT_ANSWERS)
+def test_a_scripted_run_through_the_command_line_saves_every_attempt(
+    store_home: Path, run: Run
+) -> None:
+    # Through `attnquiz drill 15 --timed` (in this process: the drill is read as lines, and each
+    # attempt is saved in the store a later process reads).
+    now = {"ATTNQUIZ_NOW": "2026-03-01T09:00:00"}
+    done = run("drill", "15", "--timed", input="\n".join(RIGHT_ANSWERS) + "\n", env=now)
     assert done.returncode == 0, done.stderr
     assert "all 5 parts right" in done.stdout
     assert done.stderr == ""
 
-    stopped = run_in_process(store_home, [EQUATION, ""])
+    stopped = run("drill", "15", "--timed", input=EQUATION + "\n\n", env=now)
     assert stopped.returncode == 1, stopped.stderr
     assert "1 of 5 parts right" in stopped.stdout
     assert "last 2 runs" in stopped.stdout
