@@ -195,13 +195,18 @@ def test_no_worker_outlives_a_process_that_exits(store_home: Path) -> None:
     assert is_gone(int(result.stdout))  # atexit killed and reaped it
 
 
+# The parent must still be alive when it is killed: one that ran on to its end would have ended
+# and reaped its worker itself (atexit), and the worker would be no one's to wait for.
+STARTS_A_WORKER_AND_WAITS = STARTS_A_WORKER + "import time\ntime.sleep(600)\n"
+
+
 @linux_only
 def test_a_worker_dies_with_a_killed_parent() -> None:
     # A subreaper adopts the orphaned worker, so that it can wait for it to die.
     script = textwrap.dedent(f"""
         import ctypes, os, signal, subprocess, sys
         ctypes.CDLL(None).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
-        parent = subprocess.Popen([sys.executable, "-c", {STARTS_A_WORKER!r}],
+        parent = subprocess.Popen([sys.executable, "-c", {STARTS_A_WORKER_AND_WAITS!r}],
                                   stdout=subprocess.PIPE, text=True)
         worker = int(parent.stdout.readline())
         parent.kill()
