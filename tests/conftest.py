@@ -122,6 +122,37 @@ def flash_kernel() -> None:
             kernel.flash_attention(x, x, x, x[:, :2] > 0, causal=True)
 
 
+@pytest.fixture(scope="session")
+def attnquiz_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The attnquiz wheel, built once per test run as a user builds it (`pip wheel`, ~3 s of
+    CPU). Under xdist the workers of one run share it: the first builds it in the run's base
+    temporary folder under a file lock, the others wait on the lock and reuse it."""
+    import fcntl
+    import subprocess
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / "attnquiz-wheel"
+    folder.mkdir(exist_ok=True)
+    with open(shared / "attnquiz-wheel.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        wheels = list(folder.glob("attnquiz-*.whl"))
+        if not wheels:
+            root = Path(__file__).resolve().parent.parent
+            command = [sys.executable, "-m", "pip", "wheel", str(root), "--no-deps", "-q"]
+            build = subprocess.run(
+                [*command, "-w", str(folder)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+            assert build.returncode == 0, build.stdout + build.stderr
+            wheels = list(folder.glob("attnquiz-*.whl"))
+    (wheel,) = wheels
+    return wheel
+
+
 @dataclass(frozen=True)
 class CliResult:
     """What a run of `attnquiz` left behind, named as `subprocess.CompletedProcess` names it."""

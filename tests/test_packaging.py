@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -13,25 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow
-def test_the_wheel_ships_every_bank_and_the_type_marker(tmp_path: Path) -> None:
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            str(ROOT),
-            "--no-deps",
-            "-q",
-            "-w",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert build.returncode == 0, build.stdout + build.stderr
-    (wheel,) = tmp_path.glob("attnquiz-*.whl")
+def test_the_wheel_ships_every_bank_and_the_type_marker(attnquiz_wheel: Path) -> None:
+    wheel = attnquiz_wheel  # built by `pip wheel` once per run (conftest)
     names = set(zipfile.ZipFile(wheel).namelist())
     banks = {
         f"engine/quizzes/{p.relative_to(ROOT / 'quizzes')}"

@@ -21,20 +21,16 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with the attnquiz wheel installed (not editable). The packages submissions
-    use (NumPy, Numba, SciPy) are hard-linked into the same site-packages folder as attnquiz,
-    as a normal install puts them; the CLI's other dependencies come from this environment's
-    site-packages through a .pth line."""
+def installed(tmp_path_factory: pytest.TempPathFactory, attnquiz_wheel: Path) -> Path:
+    """A fresh venv with the attnquiz wheel (built once per run, conftest) installed, not
+    editable. The packages submissions use (NumPy, Numba, SciPy) are hard-linked into the same
+    site-packages folder as attnquiz, as a normal install puts them; the CLI's other
+    dependencies come from this environment's site-packages through a .pth line."""
     folder = tmp_path_factory.mktemp("installed")
     run = lambda *argv: subprocess.run(  # noqa: E731
         argv, capture_output=True, text=True, timeout=600, check=False
     )
-    built = run(
-        sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(folder)
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = folder.glob("attnquiz-*.whl")
+    wheel = attnquiz_wheel
     venv = folder / "venv"
     made = run(sys.executable, "-m", "venv", "--without-pip", str(venv))
     assert made.returncode == 0, made.stderr
