@@ -95,6 +95,7 @@ def attention_cases(seed: int, *, causal_only: bool = False, with_mask: bool = F
             rtol=2e-4,
             atol=1e-5,
         ),
+        _long_sequence(rng),
     ]
     if with_mask or causal_only:
         t = size(5, 8)
@@ -146,13 +147,15 @@ def _square_scores(rng: np.random.Generator, t: int) -> Case:
 
 
 def _large_scores(rng: np.random.Generator) -> Case:
-    """Scores near 1000: exp overflows in float64 unless the max is subtracted first."""
-    q, k, v = _qkv(rng, 5, 6, 16, 4)
+    """Scores near 1000: exp overflows in float64 unless the max is subtracted first. The last
+    query's scores stay small: code that overflows must still get that row right."""
+    q, k, v = _qkv(rng, 6, 6, 16, 4)
     k[2] = q[0] * 60.0  # one key aligned with query 0 gives it a huge score
-    q *= 12.0
+    q[:5] *= 12.0
+    q[5] -= (q[5] @ q[0]) / (q[0] @ q[0]) * q[0]  # orthogonal to the huge key
     return _case(
         "large-scores",
-        "scores up to about 1000 (exp overflows without subtracting the max)",
+        "scores up to about 1000 (exp overflows without subtracting the max), one query's small",
         q,
         k,
         v,
@@ -178,6 +181,15 @@ def _far_apart_rows(rng: np.random.Generator) -> Case:
         rtol=1e-3,
         atol=1e-5,
     )
+
+
+def _long_sequence(rng: np.random.Generator) -> Case:
+    """More queries and keys than the tile sizes blocked code is written with (16 to 128, as a
+    default parameter or a module constant), and a multiple of none of them: every other case
+    fits in one tile, where an online softmax that never rescales is still exact."""
+    t = 16 * int(rng.integers(8, 13)) + int(rng.integers(1, 16))
+    q, k, v = _qkv(rng, t, t, int(rng.integers(3, 7)), int(rng.integers(2, 5)), scale=2.0)
+    return _case("long-sequence", f"T_q = T_k = {t}: longer than a tile of keys", q, k, v)
 
 
 def in_form(case: Case, rank: int) -> Case:
@@ -229,6 +241,12 @@ def softmax_cases(seed: int, *, vectors_only: bool = False) -> list[Case]:
         case("one-row", "a single row (1, n): the shape is kept", rows[:1]),
         case("square-rows", "an n×n matrix with rows of different sizes", square),
         case("large-rows", "rows of scores near 800", rows * 10 + 800, rtol=1e-3),
+        case(
+            "wide-row",
+            "one row spanning 0 to 2000 beside an ordinary one (exp of half the spread overflows)",
+            np.stack([np.linspace(0.0, 2000.0, n) + rng.uniform(0, 5), rows[0]]),
+            rtol=1e-3,
+        ),
         case("far-apart-rows", "rows near +700 and -700 (a single global max fails)", far),
         case("float32", "float32 scores", rows.astype(np.float32), rtol=2e-4, atol=1e-6),
     ]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from attention_ref.battery import Case
 from attention_ref.pitfalls import (
+    ATTENTION_PAIRS,
     ATTENTION_PITFALLS,
     ATTENTION_VARIANTS,
     CAUSAL_PITFALLS,
@@ -78,10 +79,44 @@ def matching_pitfalls(
         for name, ways in named.items()
         if _matches(ways, args, case, given, all_nan_counts=name == "unstable_softmax")
     ]
+    if not names and target == "attention":
+        # One mistake in the scores and one in the softmax (no scale, and no max subtracted).
+        for pair, ways in ATTENTION_PAIRS.items():
+            if _matches(ways, args, case, given):
+                names += [name for name in pair if name not in names]
+    if not names and _right_where_finite(given, case, target):
+        names = ["unstable_softmax"]
     notes = [
         note for note, way in noted.items() if not names and _matches((way,), args, case, given)
     ]
     return names, notes
+
+
+# exp overflows float32 above this (88.7); two scores this large apart can overflow it too.
+_OVERFLOW_SCALE = float(np.log(np.finfo(np.float32).max)) / 2
+
+
+def _right_where_finite(given: Array, case: Case, target: str) -> bool:
+    """Whether the output overflowed only where exp can: some rows are nan or inf, each a row of
+    scores large enough to overflow it, and every other row is right (a softmax that overflows
+    in its own way, such as subtracting the row's minimum or mean instead of its max). Code
+    that returns nan whatever the scores fails the rows of small scores too."""
+    expected = case.expected
+    if given.shape != expected.shape or given.ndim == 0 or not np.isfinite(expected).all():
+        return False
+    if not np.issubdtype(given.dtype, np.number):
+        return False
+    if target == "attention":
+        q, k = (np.asarray(a, dtype=np.float64) for a in case.args[:2])
+        scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    else:
+        scores = np.asarray(case.args[0], dtype=np.float64)
+    rows_finite = np.isfinite(given).all(axis=-1)
+    rows_large = np.abs(scores).max(axis=-1) > _OVERFLOW_SCALE
+    if rows_finite.all() or not rows_finite.any() or not np.all(rows_finite | rows_large):
+        return False
+    right = given[rows_finite], expected[rows_finite]
+    return bool(np.allclose(*right, rtol=case.rtol, atol=case.atol))
 
 
 def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
@@ -95,13 +130,16 @@ def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
     ]
 
 
-def ruled_out_pitfalls(case: Case, given: Array, target: str) -> list[str]:
+def ruled_out_pitfalls(
+    case: Case, given: Array, target: str, shown: Collection[str] = ()
+) -> list[str]:
     """The named mistakes this case's output rules out: each would show here (one way of making
     it runs and differs from the reference), yet the output, finite, is none of them: a mistake
     matched on one case by coincidence (a scale by sqrt(T_q) equals no scale when T_q = 1) is
     ruled out by the others. Masked cases rule nothing out: a mask handled
     another way changes the output too; nor does an output with nan or inf (an overflow hides
-    whatever else the code computes). `conclude` weighs these against the cases that show it."""
+    whatever else the code computes), nor a mistake this case `shown` as one of a pair. `conclude`
+    weighs these against the cases that show it."""
     if case.causal or not np.all(np.isfinite(given)):
         return []
     if target == "attention":
@@ -110,8 +148,10 @@ def ruled_out_pitfalls(case: Case, given: Array, target: str) -> list[str]:
         named = _variants(SOFTMAX_PITFALLS, SOFTMAX_VARIANTS)
     ruled_out = []
     for name, ways in named.items():
-        shown = list(_telling_outputs(ways, case.args, case))
-        if shown and not any(close(given, wrong, case, equal_nan=True) for wrong in shown):
+        if name in shown:
+            continue
+        telling = list(_telling_outputs(ways, case.args, case))
+        if telling and not any(close(given, wrong, case, equal_nan=True) for wrong in telling):
             ruled_out.append(name)
     return ruled_out
 

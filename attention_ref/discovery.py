@@ -11,7 +11,7 @@ calls the function and how to choose another with `--func`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -61,7 +61,8 @@ class Found:
     parameters: tuple[str, ...]
     line: int
     why: str = ""
-    # Parameter name -> role ("mask", "causal", "d_k", "axis", "zero", "false").
+    # Parameter name -> role ("mask", "causal", "d_k", "zero", "false"); an axis, a padding
+    # mask over keys and any other optional parameter keep their defaults.
     roles: dict[str, str] = field(default_factory=dict)
     required: frozenset[str] = frozenset()
     hints: Hints = field(default_factory=Hints)
@@ -94,6 +95,7 @@ class _Callable:
     order: int
     references: set[str]
     owner: str | None = None  # the class, for a method
+    made: str = ""  # how the module builds it, for a callable it makes (`attn = Attention()`)
 
     @property
     def short(self) -> str:
@@ -174,7 +176,96 @@ def _definitions(tree: ast.Module) -> tuple[dict[str, _Callable], dict[str, ast.
             functions[name] = _callable(node.value, name, order, skip_self=False)
         elif isinstance(node, ast.ClassDef):
             classes[node.name] = node
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            for made in _made(node.targets[0].id, node.value, order, functions, classes):
+                functions[made.name] = made
     return functions, classes
+
+
+# Calls that return the function they are given, wrapped: `attention = njit(attention_py)`.
+_WRAPPERS = {"partial", "jit", "njit", "cache", "lru_cache"}
+
+
+def _made(
+    name: str,
+    value: ast.expr,
+    order: int,
+    functions: dict[str, _Callable],
+    classes: dict[str, ast.ClassDef],
+) -> list[_Callable]:
+    """The callables a module-level assignment makes from what the file defines, called as the
+    module leaves them: an alias (`sdpa = _attention`), a wrapped function (`attention =
+    partial(_attention, scale=None)`, `njit(cache=True)(attention_py)`), the function a factory
+    it defines returns (`attention = make_attention(causal=False)`), or an instance of one of its
+    classes (`attn = Attention(dropout=0.0)`), through its `__call__` and its `forward`."""
+    made = f"{name} = {ast.unparse(value)}"
+    made = made if len(made) <= 60 else made[:57] + "..."
+    if isinstance(value, ast.Name) and value.id in functions:
+        return [replace(functions[value.id], name=name, order=order, made=made)]
+    if not isinstance(value, ast.Call):
+        return []
+    if isinstance(value.func, ast.Name) and value.func.id in classes:
+        return _instance_methods(name, classes[value.func.id], classes, order, made)
+    factory = functions.get(value.func.id) if isinstance(value.func, ast.Name) else None
+    inner = _returned_function(factory.node) if factory is not None else None
+    if inner is not None:
+        return [_callable(inner, name, order, skip_self=False, made=made)]
+    wrapper = value.func.func if isinstance(value.func, ast.Call) else value.func
+    wrapper_name = wrapper.id if isinstance(wrapper, ast.Name) else getattr(wrapper, "attr", "")
+    first = value.args[0] if value.args else None
+    if wrapper_name not in _WRAPPERS or not isinstance(first, ast.Name):
+        return []
+    wrapped = functions.get(first.id)
+    if wrapped is None:
+        return []
+    if wrapper_name != "partial":
+        return [replace(wrapped, name=name, order=order, made=made)]
+    # partial(f, *args, **keywords): the leading parameters and the keywords are bound.
+    bound = {k.arg for k in value.keywords}
+    params = [p for p in wrapped.params[len(value.args) - 1 :] if p not in bound]
+    required = wrapped.required & set(params)
+    return [replace(wrapped, name=name, order=order, made=made, params=params, required=required)]
+
+
+def _returned_function(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+) -> ast.FunctionDef | ast.Lambda | None:
+    """The function a factory returns: a function defined in its body, or a lambda."""
+    if isinstance(node, ast.Lambda):
+        return None
+    inner = {n.name: n for n in node.body if isinstance(n, ast.FunctionDef)}
+    for statement in node.body:
+        if isinstance(statement, ast.Return):
+            if isinstance(statement.value, ast.Lambda):
+                return statement.value
+            if isinstance(statement.value, ast.Name) and statement.value.id in inner:
+                return inner[statement.value.id]
+    return None
+
+
+def _instance_methods(
+    name: str, cls: ast.ClassDef, classes: dict[str, ast.ClassDef], order: int, made: str
+) -> list[_Callable]:
+    """`name` itself (its class's `__call__`) and `name.forward`, as defined in the class or
+    in a base class the file defines."""
+    found: dict[str, _Callable] = {}
+    for depth in range(10):
+        for node in cls.body:
+            if isinstance(node, ast.FunctionDef) and node.name in {"__call__", "forward"}:
+                label = name if node.name == "__call__" else f"{name}.forward"
+                if label not in found:
+                    found[label] = _callable(
+                        node, label, order, skip_self=True, owner=cls.name, made=made
+                    )
+        bases = [b.id for b in cls.bases if isinstance(b, ast.Name) and b.id in classes]
+        if not bases or depth == 9:
+            break
+        cls = classes[bases[0]]
+    return list(found.values())
 
 
 def _callable(
@@ -184,6 +275,7 @@ def _callable(
     *,
     skip_self: bool,
     owner: str | None = None,
+    made: str = "",
 ) -> _Callable:
     args = node.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
@@ -201,7 +293,7 @@ def _callable(
         for n in ast.walk(node)
         if isinstance(n, ast.Name | ast.Attribute)
     }
-    return _Callable(name, node, params, required, order, references, owner)
+    return _Callable(name, node, params, required, order, references, owner, made)
 
 
 def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
@@ -252,6 +344,8 @@ def _public(c: _Callable) -> bool:
 
 def _role(param: str) -> str | None:
     lowered = param.lower()
+    if "pad" in lowered:
+        return "padding"  # a mask over keys (key_padding_mask), not a causal one
     if any(word in lowered for word in _MASK_WORDS):
         return "mask"
     if lowered in _CAUSAL_NAMES:
@@ -278,16 +372,12 @@ def _attention_roles(c: _Callable) -> dict[str, str] | None:
     params = c.params
     if len(params) < 3 or not (_qkv_named(params) or len(c.required) == 3):
         return None
-    if any(_role(p) in {"mask", "axis"} for p in params[:3]):
+    if any(_role(p) in {"mask", "padding", "axis"} for p in params[:3]):
         return None
     roles: dict[str, str] = {}
     for param in params[3:]:
         role = _role(param)
-        if role is None:
-            if param in c.required:
-                return None
-            continue
-        if role == "axis":
+        if role in {None, "axis", "padding"}:  # left at its default
             if param in c.required:
                 return None
             continue
@@ -345,7 +435,9 @@ def _choose(
 def _found(chosen: _Callable, target: Target, why: str, hints: Hints) -> Found:
     roles = (_attention_roles(chosen) if target == "attention" else _softmax_roles(chosen)) or {}
     kind = ""
-    if chosen.owner and _without_instance(chosen.node):
+    if chosen.made:
+        kind = f"made by the file as {chosen.made}"
+    elif chosen.owner and _without_instance(chosen.node):
         kind = f"static or class method of class {chosen.owner} (called without an instance)"
     elif chosen.owner:
         kind = f"method of class {chosen.owner} (no constructor arguments)"

@@ -395,7 +395,7 @@ def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseRepor
             )
             return base
         base.diagnosis, base.notes = matching_pitfalls(case, given, found.target, mask)
-        base.ruled_out = ruled_out_pitfalls(case, given, found.target)
+        base.ruled_out = ruled_out_pitfalls(case, given, found.target, base.diagnosis)
         bad = "nan/inf values" if not np.all(np.isfinite(given)) else f"max error {error_size:.3g}"
         base.message = f"wrong values ({bad})"
         if decimals is not None:

@@ -33,42 +33,80 @@ def naive_softmax(scores: ArrayLike, axis: int = -1) -> Array:
         return e / np.sum(e, axis=axis, keepdims=True)
 
 
+def _scores(q: Array, k: Array, dtype: Any) -> Array:
+    return (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
+
+
+def _scores_untransposed(q: Array, k: Array, dtype: Any) -> Array:
+    return (q @ k) / np.sqrt(dtype.type(q.shape[-1]))
+
+
+def _scores_by_d(q: Array, k: Array, dtype: Any) -> Array:
+    return (q @ np.swapaxes(k, -1, -2)) / dtype.type(q.shape[-1])
+
+
+def _scores_unscaled(q: Array, k: Array, dtype: Any) -> Array:
+    return q @ np.swapaxes(k, -1, -2)
+
+
+def _rows(scores: Array) -> Array:
+    return stable_softmax(scores, axis=-1)
+
+
+def _columns(scores: Array) -> Array:
+    return stable_softmax(scores, axis=-2)
+
+
+def _naive_rows(scores: Array) -> Array:
+    return naive_softmax(scores, axis=-1)
+
+
+def _naive_columns(scores: Array) -> Array:
+    return naive_softmax(scores, axis=-2)
+
+
+def _attention_with(
+    scores: Callable[[Array, Array, Any], Array], softmax: Callable[[Array], Array]
+) -> Callable[..., Array]:
+    """Attention with the scores and the softmax made in the given ways (a mask is added to
+    the scores): one mistake in either, or one in each."""
+
+    def buggy(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
+        q, k, v, dtype = _prepare(Q, K, V)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return softmax(_masked(scores(q, k, dtype), mask, dtype)) @ v
+
+    return buggy
+
+
 def missing_transpose(
     Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None
 ) -> Array:
     """Q @ K instead of Q @ K.T: only defined when d_k == T_k, and then silently wrong."""
-    q, k, v, dtype = _prepare(Q, K, V)
-    scores = (q @ k) / np.sqrt(dtype.type(q.shape[-1]))
-    return stable_softmax(_masked(scores, mask, dtype), axis=-1) @ v
+    return _attention_with(_scores_untransposed, _rows)(Q, K, V, mask)
 
 
 def scale_by_d(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
     """Divides the scores by d_k instead of sqrt(d_k)."""
-    q, k, v, dtype = _prepare(Q, K, V)
-    scores = (q @ np.swapaxes(k, -1, -2)) / dtype.type(q.shape[-1])
-    return stable_softmax(_masked(scores, mask, dtype), axis=-1) @ v
+    return _attention_with(_scores_by_d, _rows)(Q, K, V, mask)
 
 
 def no_scale(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
     """Forgets the 1/sqrt(d_k) factor."""
-    q, k, v, dtype = _prepare(Q, K, V)
-    scores = q @ np.swapaxes(k, -1, -2)
-    return stable_softmax(_masked(scores, mask, dtype), axis=-1) @ v
+    return _attention_with(_scores_unscaled, _rows)(Q, K, V, mask)
 
 
 def softmax_wrong_axis(
     Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None
 ) -> Array:
     """Normalises over the queries (axis -2) instead of over the keys."""
-    q, k, v, dtype = _prepare(Q, K, V)
-    scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
-    return stable_softmax(_masked(scores, mask, dtype), axis=-2) @ v
+    return _attention_with(_scores, _columns)(Q, K, V, mask)
 
 
 def no_softmax(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
     """(Q K^T / sqrt(d_k)) V: a linear map, not attention. A mask is added as written."""
     q, k, v, dtype = _prepare(Q, K, V)
-    scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
+    scores = _scores(q, k, dtype)
     if mask is not None:
         m = np.asarray(mask)
         # With a boolean mask the buggy code usually zeroes the blocked scores.
@@ -81,10 +119,7 @@ def unstable_softmax(
     Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None
 ) -> Array:
     """Right formula, but the softmax skips the max subtraction and overflows on large scores."""
-    q, k, v, dtype = _prepare(Q, K, V)
-    scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
-    with np.errstate(invalid="ignore"):
-        return naive_softmax(_masked(scores, mask, dtype), axis=-1) @ v
+    return _attention_with(_scores, _naive_rows)(Q, K, V, mask)
 
 
 def unstable_softmax_float32(
@@ -135,17 +170,6 @@ def keepdims_missing_softmax(scores: ArrayLike) -> Array:
         return e / np.sum(e, axis=-1, keepdims=True)
 
 
-def _with_softmax(softmax: Callable[[Array], Array]) -> Callable[..., Array]:
-    def buggy(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
-        q, k, v, dtype = _prepare(Q, K, V)
-        scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
-        with np.errstate(invalid="ignore"):
-            return softmax(_masked(scores, mask, dtype)) @ v
-
-    buggy.__doc__ = softmax.__doc__
-    return buggy
-
-
 def _causal_shifted(shift: int, blocked: float) -> Callable[..., Array]:
     """A causal mask off by one: shift 0 also blocks the diagonal, 2 lets key i + 1 through."""
 
@@ -153,8 +177,7 @@ def _causal_shifted(shift: int, blocked: float) -> Callable[..., Array]:
         q, k, v, dtype = _prepare(Q, K, V)
         t_q, t_k = q.shape[-2], k.shape[-2]
         future = np.triu(np.ones((t_q, t_k), dtype=bool), k=shift)
-        scores = (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-1]))
-        scores = np.where(future, dtype.type(blocked), scores)
+        scores = np.where(future, dtype.type(blocked), _scores(q, k, dtype))
         with np.errstate(invalid="ignore"):
             return stable_softmax(scores, axis=-1) @ v
 
@@ -169,15 +192,39 @@ ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "softmax_wrong_axis": softmax_wrong_axis,
     "no_softmax": no_softmax,
     "unstable_softmax": unstable_softmax,
-    "global_max": _with_softmax(global_max_softmax),
-    "softmax_whole_array": _with_softmax(whole_array_softmax),
+    "global_max": _attention_with(_scores, global_max_softmax),
+    "softmax_whole_array": _attention_with(_scores, whole_array_softmax),
 }
 
 # Other ways of writing the same named mistake.
 ATTENTION_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
-    "softmax_whole_array": (_with_softmax(whole_array_softmax_global),),
+    "softmax_whole_array": (_attention_with(_scores, whole_array_softmax_global),),
     "unstable_softmax": (unstable_softmax_float32,),
 }
+
+# Two mistakes in one submission, one in the scores and one in the softmax, or both mistakes of
+# a softmax without the max over the wrong axis: looked for when no single mistake matches, and
+# named together.
+_SCORE_MISTAKES: dict[str, Callable[[Array, Array, Any], Array]] = {
+    "missing_transpose": _scores_untransposed,
+    "scale_by_d": _scores_by_d,
+    "no_scale": _scores_unscaled,
+}
+_SOFTMAX_MISTAKES: dict[str, tuple[Callable[[Array], Array], ...]] = {
+    "softmax_wrong_axis": (_columns,),
+    "unstable_softmax": (_naive_rows, naive_softmax_float32),
+    "global_max": (global_max_softmax,),
+    "softmax_whole_array": (whole_array_softmax, whole_array_softmax_global),
+    "no_softmax": (lambda scores: scores,),
+}
+ATTENTION_PAIRS: dict[tuple[str, str], tuple[Callable[..., Array], ...]] = {
+    (in_scores, in_softmax): tuple(_attention_with(scores, way) for way in ways)
+    for in_scores, scores in _SCORE_MISTAKES.items()
+    for in_softmax, ways in _SOFTMAX_MISTAKES.items()
+}
+ATTENTION_PAIRS["softmax_wrong_axis", "unstable_softmax"] = (
+    _attention_with(_scores, _naive_columns),
+)
 
 # Mistakes of code that builds its own causal mask (checked on causal cases only).
 CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {
@@ -191,8 +238,8 @@ CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {
 # Mistakes without a SPEC name: reported as a note on the case.
 NOTED_PITFALLS: dict[str, Callable[..., Array]] = {
     "subtracts x.max(axis=-1) without keepdims=True, so on a square array each column loses "
-    "another row's max; write x.max(axis=-1, keepdims=True)": _with_softmax(
-        keepdims_missing_softmax
+    "another row's max; write x.max(axis=-1, keepdims=True)": _attention_with(
+        _scores, keepdims_missing_softmax
     ),
 }
 

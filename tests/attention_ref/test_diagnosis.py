@@ -84,6 +84,85 @@ def test_an_overflow_in_float32_is_an_unstable_softmax(seed: int) -> None:
         assert grade.diagnosis == ["unstable_softmax"], [c.message for c in grade.cases]
 
 
+def unscaled_and_naive(Q, K, V):  # two mistakes: one in the scores, one in the softmax
+    e = np.exp(Q @ K.T)
+    return (e / np.expand_dims(e.sum(axis=1), 1)) @ V
+
+
+def by_d_over_queries(Q, K, V):
+    s = Q @ K.T / Q.shape[1]
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    return (e / e.sum(axis=0, keepdims=True)) @ V
+
+
+def naive_over_queries(Q, K, V):
+    e = np.exp(Q @ K.T / np.sqrt(Q.shape[1]))
+    return (e / e.sum(axis=0, keepdims=True)) @ V
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_two_mistakes_in_one_submission_are_both_named(seed: int) -> None:
+    for learner, names in [
+        (unscaled_and_naive, ["no_scale", "unstable_softmax"]),
+        (by_d_over_queries, ["scale_by_d", "softmax_wrong_axis"]),
+        (naive_over_queries, ["softmax_wrong_axis", "unstable_softmax"]),
+    ]:
+        grade = graded(learner, "attention", seed)
+        assert grade.verdict == "wrong"
+        assert sorted(grade.diagnosis) == names, [c.message for c in grade.cases]
+
+
+def shifted_by(statistic: str) -> Callable[[np.ndarray], np.ndarray]:
+    def softmax(x: np.ndarray) -> np.ndarray:  # "stable", but shifted by the min or the mean
+        e = np.exp(x - getattr(x, statistic)(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    return softmax
+
+
+def attention_with(softmax: Callable[[np.ndarray], np.ndarray]) -> Callable[..., np.ndarray]:
+    return lambda Q, K, V: softmax(Q @ K.T / np.sqrt(Q.shape[1])) @ V
+
+
+def nan_always(Q, K, V):
+    return np.full((Q.shape[0], V.shape[1]), np.nan)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_softmax_that_overflows_its_own_way_is_an_unstable_softmax(seed: int) -> None:
+    # Right wherever it is finite, nan only in rows whose scores can overflow exp.
+    for statistic in ("min", "mean"):
+        for learner, target in [
+            (shifted_by(statistic), "softmax"),
+            (attention_with(shifted_by(statistic)), "attention"),
+        ]:
+            grade = graded(learner, target, seed)
+            assert grade.verdict == "wrong", (statistic, target)
+            assert grade.diagnosis == ["unstable_softmax"], [c.message for c in grade.cases]
+    # nan whatever the scores is no overflow.
+    assert graded(nan_always, "attention", seed).diagnosis == []
+
+
+def tiled_without_rescaling(Q, K, V, block=64):
+    row_max, row_sum = np.full(len(Q), -np.inf), np.zeros(len(Q))
+    out = np.zeros((len(Q), V.shape[1]))
+    for j in range(0, len(K), block):
+        s = Q @ K[j : j + block].T / np.sqrt(Q.shape[1])
+        new_max = np.maximum(row_max, s.max(axis=1))
+        p = np.exp(s - new_max[:, None])
+        row_sum = row_sum * np.exp(row_max - new_max) + p.sum(axis=1)
+        out += p @ V[j : j + block]  # the output is never rescaled when the max grows
+        row_max = new_max
+    return out / row_sum[:, None]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_blocked_code_is_checked_past_its_first_block(seed: int) -> None:
+    grade = graded(tiled_without_rescaling, "attention", seed)
+    assert grade.verdict == "wrong"
+    assert [c.name for c in grade.cases if not c.passed] == ["long-sequence"]
+
+
 def test_the_json_cases_keep_the_spec_keys_only() -> None:
     case = graded(scaled_by_sqrt_of_queries, "attention", 0).to_json()["cases"][0]
     assert "ruled_out" not in case

@@ -99,6 +99,9 @@ def test_a_class_needing_constructor_arguments_is_explained(tmp_path: Path) -> N
         ("q, k, v, mask", {"mask": "mask"}),
         ("Q, K, V, d_k", {"d_k": "d_k"}),
         ("q, k, v, is_causal=False, dropout_p=0.0", {"is_causal": "causal", "dropout_p": "zero"}),
+        # A padding mask is over keys, not a causal mask: left at its default.
+        ("query, key, value, key_padding_mask=None, need_weights=True", {}),
+        ("q, k, v, attn_mask=None, key_padding_mask=None", {"attn_mask": "mask"}),
     ],
 )
 def test_parameters_after_qkv_get_roles(tmp_path: Path, signature: str, roles) -> None:
@@ -172,3 +175,48 @@ def test_a_file_the_parser_refuses_says_why_in_words(
         find_function(write(tmp_path, source))
     message = str(caught.value)
     assert words in message and "None" not in message and not message.endswith(": ")
+
+
+@pytest.mark.parametrize(
+    ("made", "name", "parameters"),
+    [
+        ("attention = _impl", "attention", ("q", "k", "v", "scale")),
+        ("attention = partial(_impl, scale=None)", "attention", ("q", "k", "v")),
+        ("attention = functools.partial(_impl, scale=None)", "attention", ("q", "k", "v")),
+        ("attention = njit(cache=True)(_impl)", "attention", ("q", "k", "v", "scale")),
+        ("attn = Layer(dropout=0.1)", "attn.forward", ("q", "k", "v", "mask")),
+        ("attn = Base(0.1)", "attn", ("q", "k", "v")),
+        ("attention = make(scale=2.0)", "attention", ("query", "key", "value", "mask")),
+    ],
+)
+def test_a_callable_the_module_makes_is_called_as_the_module_leaves_it(
+    tmp_path: Path, made: str, name: str, parameters: tuple[str, ...]
+) -> None:
+    # A private implementation, classes needing constructor arguments: only what the module
+    # builds from them at its top level can be called with (Q, K, V).
+    source = (
+        "def _impl(q, k, v, scale=None):\n    pass\n\n"
+        "class Base:\n    def __init__(self, p):\n        pass\n"
+        "    def __call__(self, q, k, v):\n        pass\n\n"
+        "class Layer(Base):\n    def forward(self, q, k, v, mask=None):\n        pass\n\n"
+        "def make(scale):\n    def inner(query, key, value, mask=None):\n        pass\n"
+        "    return inner\n\n"
+    )
+    found = find_function(write(tmp_path, source + made + "\n"))
+    assert (found.name, found.target, found.parameters) == (name, "attention", parameters)
+    assert f"made by the file as {made}" in found.why
+
+
+def test_a_value_computed_from_a_function_is_not_a_function(tmp_path: Path) -> None:
+    source = (
+        "def _impl(q, k, v):\n    pass\n\nelapsed = timed(_impl, Q, K, V)\nout = _impl(Q, K, V)\n"
+    )
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
+
+
+def test_a_required_padding_mask_makes_the_function_uncallable(tmp_path: Path) -> None:
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, "def attention(q, k, v, padding_mask):\n    pass\n"))
+    assert raised.value.verdict == "not_found"
