@@ -18,6 +18,7 @@ from attention_ref.diagnosis import close, mask_mistakes, matching_pitfalls, rul
 from attention_ref.discovery import Found, SubmissionError, find_function
 from attention_ref.reference import causal_mask
 from attention_ref.sandbox import CallResult, Limits, Sandbox
+from attention_ref.sandbox.results import NotAnArray, as_returned
 
 # When several things went wrong, the verdict names the most serious.
 SEVERITY = ("crash", "timeout", "memory", "wrong", "error", "pass")
@@ -204,9 +205,9 @@ def _probe(box: Sandbox, plan: CallPlan, seed: int) -> CaseReport | None:
             if result.status in {"crash", "timeout", "memory"}:
                 plan.rank, plan.as_lists = forms[0][0], False
                 return _judge(case, result, found, None)
-            shape_ok = result.status == "ok" and np.shape(_first(result.value)) == np.shape(
-                case.expected
-            )
+            shape_ok = result.status == "ok" and np.shape(
+                _first(result.value, case.expected.shape)
+            ) == np.shape(case.expected)
             if shape_ok:
                 return None
             outcomes.append((rank, as_lists, result))
@@ -229,7 +230,8 @@ def _lengths(case: Case) -> tuple[int, int]:
     return case.args[0].shape[-2], case.args[1].shape[-2]
 
 
-def _first(value: Any) -> Any:
+def _first(value: Any, shape: tuple[int, ...]) -> Any:
+    value = as_returned(value, shape)
     return value[0] if isinstance(value, tuple) and value else value
 
 
@@ -282,7 +284,8 @@ def _run_case(box: Sandbox, case: Case, plan: CallPlan) -> CaseReport:
             plan.learn(mask[0])
         if report.passed or report.status in {"crash", "timeout", "memory"}:
             return report
-        tried.append((mask, report, _first(result.value) if result.status == "ok" else None))
+        value = _first(result.value, case.expected.shape) if result.status == "ok" else None
+        tried.append((mask, report, None if isinstance(value, NotAnArray) else value))
     return _closest(case, tried)
 
 
@@ -290,6 +293,8 @@ def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, A
     """When no mask convention passes, the report to show: one whose output names a mistake,
     else the one that came closest to the reference (a finite output before nan/inf, then the
     smallest error), with the convention it was given and how the code mishandled the mask."""
+    if all(report.status == "ok" and value is None for _, report, value in tried):
+        return tried[0][1]  # nothing came back as an array: no convention to compare
     if tried[0][0] is None or not case.causal:
         return next((r for _, r, _ in tried if r.diagnosis), None) or next(
             (r for _, r, _ in tried if r.status == "ok"), tried[0][1]
@@ -314,7 +319,7 @@ def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, A
     mask, chosen, _ = min(tried, key=distance)
     if mask is None:
         return chosen
-    values = [np.asarray(v) for _, r, v in tried if r.status == "ok"]
+    values = [np.asarray(v) for _, r, v in tried if r.status == "ok" and v is not None]
     if len(values) == len(tried) and all(
         v.shape == values[0].shape and np.array_equal(v, values[0], equal_nan=True) for v in values
     ):
@@ -345,6 +350,17 @@ def _with_clause(message: str, clause: str) -> str:
     return f"{head} {clause}{sep}{rest}"
 
 
+COMPLEX_MESSAGE = "returned complex values with a nonzero imaginary part, not real ones"
+
+
+def real_values(given: np.ndarray) -> np.ndarray | None:
+    """A returned array as real numbers: a complex one is its real part when every imaginary
+    part is 0, else None (casting would drop the imaginary part, and warn on the screen)."""
+    if not np.iscomplexobj(given):
+        return given
+    return None if np.any(given.imag != 0) else given.real
+
+
 def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseReport:
     base = CaseReport(case.name, False, "", about=case.about, status=result.status)
     if result.status != "ok":
@@ -364,20 +380,36 @@ def _judge(case: Case, result: CallResult, found: Found, mask: Any) -> CaseRepor
             "memory": f"ran out of its memory limit: {error}".rstrip(": "),
         }.get(result.status, error or result.status)
         return base
-    value = result.value
+    expected = case.expected
+    value = as_returned(result.value, expected.shape)
     weights = None
+    whose = ""
     if isinstance(value, tuple):
+        kind = "tuple" if type(result.value) is tuple else "list"
         if not value:
-            base.message = "returned an empty tuple"
+            base.message = f"returned an empty {kind}"
             return base
+        whose = f"a {kind} whose first item is "
         value, weights = value[0], (value[1] if len(value) > 1 else None)
+    if isinstance(value, NotAnArray):
+        base.message = (
+            f"returned {whose}{value}, not an array: expected an array of numbers "
+            f"of shape {expected.shape}"
+        )
+        return base
     given = np.asarray(value)
     if not np.issubdtype(given.dtype, np.number):
         base.message = f"returned {given.dtype} values, not numbers"
         return base
-    expected = case.expected
+    real = real_values(given)
+    if real is None:
+        base.message = COMPLEX_MESSAGE
+        return base
+    given = real
     if given.shape != expected.shape:
         base.message = f"returned shape {given.shape}, expected {expected.shape}"
+        if given.ndim == 0:
+            base.message = f"returned {whose}a single number, expected shape {expected.shape}"
         base.diagnosis = ["wrong_shape"]
         return base
     with np.errstate(invalid="ignore", over="ignore"):

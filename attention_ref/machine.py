@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from attention_ref.bounded_read import read_at_most
+
 CACHE_VERSION = 1
 
 
@@ -109,10 +111,12 @@ def this_machine(cache_dir: Path | None = None) -> Machine:
     path = cache_dir / "machine.json"
     key = _key()
     try:
-        cached = json.loads(path.read_text())
-        if cached.get("key") == key:
+        # The cache is the user's file: read at most a little of a regular file, and anything
+        # it holds but a whole measurement of this machine only means measuring again.
+        cached = json.loads(read_at_most(path, 2**16) or b"")
+        if isinstance(cached, dict) and cached.get("key") == key:
             return Machine(**cached["machine"])
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
         pass
     machine = measure()
     try:

@@ -30,11 +30,12 @@ import numpy as np
 from attention_ref import reference
 from attention_ref.calling import CallPlan
 from attention_ref.discovery import Found
-from attention_ref.grading import for_code
+from attention_ref.grading import COMPLEX_MESSAGE, for_code, real_values
 from attention_ref.machine import Machine, this_machine
 from attention_ref.reference import attention_flops
 from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.processes import processes_in_session, processes_of_uid
+from attention_ref.sandbox.results import NotAnArray, as_returned
 
 LADDER = (64, 128, 256, 512, 1024, 2048)
 D = 64
@@ -340,9 +341,15 @@ def _check(result: CallResult, expected: np.ndarray, t: int, who: str = "mine") 
     )
     if result.status != "ok" or result.seconds is None:
         raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
-    value = result.value[0] if isinstance(result.value, tuple) else result.value
-    given = np.asarray(value, dtype=np.float64)
+    value = as_returned(result.value, expected.shape)
+    value = value[0] if isinstance(value, tuple) and value else value
+    if isinstance(value, NotAnArray):
+        raise StopLadder(f"stopped at T = {t}: {whose} returned {value}", wrong=who == "mine")
+    real = real_values(np.asarray(value))
     wrong = who == "mine"
+    if real is None:
+        raise StopLadder(f"stopped at T = {t}: {whose} {COMPLEX_MESSAGE}", wrong=wrong)
+    given = np.asarray(real, dtype=np.float64)
     if given.size != expected.size:
         raise StopLadder(
             f"stopped at T = {t}: the timed output of {whose} has the wrong shape {given.shape}",

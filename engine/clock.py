@@ -12,6 +12,9 @@ from engine.errors import UsageError
 Clock = Callable[[], datetime]
 """What code is given instead of reading the time itself: now, as an aware datetime."""
 
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
 
 def make_clock() -> Clock:
     """Now, in UTC. `ATTNQUIZ_NOW` (ISO 8601) starts the clock at that moment instead."""
@@ -24,5 +27,12 @@ def make_clock() -> Clock:
         raise UsageError(f"ATTNQUIZ_NOW={start!r} is not an ISO 8601 time") from exc
     if base.tzinfo is None:
         base = base.replace(tzinfo=UTC)
+    # Reviews are stored as milliseconds since 1970, and due dates run up to a century ahead:
+    # a clock outside these years would store times the store cannot hold.
+    if not EARLIEST <= base <= LATEST:
+        raise UsageError(
+            f"ATTNQUIZ_NOW={start!r} is outside the years {EARLIEST.year} to {LATEST.year - 1}, "
+            "the times a review can be stored at; give a time within them"
+        )
     t0 = time.monotonic()
     return lambda: datetime.fromtimestamp(base.timestamp() + time.monotonic() - t0, UTC)

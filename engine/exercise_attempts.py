@@ -29,10 +29,11 @@ def attempt_file(store_folder: Path, set_name: str, item: ExerciseItem) -> Path:
 
 
 def edit(path: Path) -> None:
-    """Open $VISUAL or $EDITOR (click's choice when neither is set) on the file and wait."""
-    import click
+    """Open $VISUAL or $EDITOR (click's choice when neither is set) on the file and wait; an
+    editor that cannot be started is a UsageError (the session ends, every answer saved)."""
+    from engine.ui.editor import run_editor
 
-    click.edit(filename=str(path), editor=os.environ.get("VISUAL") or None, require_save=False)
+    run_editor(filename=str(path), editor=os.environ.get("VISUAL") or None)
 
 
 def grade_attempt(item: ExerciseItem, answer: str) -> Verdict:

@@ -20,8 +20,9 @@ import numpy as np
 
 from attention_ref.exercises.batteries import ExerciseCase, cases_for
 from attention_ref.exercises.mistakes import MISTAKES
-from attention_ref.grading import CaseReport, Grade, conclude
+from attention_ref.grading import COMPLEX_MESSAGE, CaseReport, Grade, conclude, real_values
 from attention_ref.sandbox import CallResult, Limits, Sandbox
+from attention_ref.sandbox.results import NotAnArray, as_returned
 
 ENTRY = "__attnquiz_exercise__"
 # Diagnoses about the form of the answer, not a computed mistake: always kept.
@@ -41,8 +42,7 @@ def {entry}(*args, **kwargs):
         raise NameError("there is no function named {name} once the file has run")
     args = [_plain(a) for a in args]
     kwargs = {{k: _plain(v) for k, v in kwargs.items()}}
-    value = target(*args, **kwargs)
-    return value if isinstance(value, tuple) else (value,)
+    return target(*args, **kwargs)
 """
 
 
@@ -160,9 +160,22 @@ def _judge(case: ExerciseCase, result: CallResult, battery: str, mistakes: list[
             "memory": f"ran out of its memory limit {result.error or ''}".rstrip(),
         }.get(result.status, str(result.error or result.status))
         return report
-    value = result.value if isinstance(result.value, tuple) else (result.value,)
-    outputs = [np.asarray(v) for v in value]
+    returned = as_returned(result.value, case.expected[0].shape)
+    value = returned if isinstance(returned, tuple) else (returned,)
     wanted = len(case.expected)
+    odd = next((i for i, v in enumerate(value[:wanted]) if isinstance(v, NotAnArray)), None)
+    if odd is not None:
+        whose = f"item {odd + 1} of what it returned is " if isinstance(returned, tuple) else ""
+        report.message = (
+            f"{whose or 'returned '}{value[odd]}, not an array: expected an array of numbers "
+            f"of shape {case.expected[odd].shape}"
+        )
+        return report
+    real = [real_values(np.asarray(v)) for v in value]
+    if any(output is None for output in real[:wanted]):
+        report.message = COMPLEX_MESSAGE
+        return report
+    outputs = [output for output in real if output is not None]
     if len(outputs) < wanted:
         report.message = f"returned {len(outputs)} array(s), expected {wanted}"
         report.diagnosis = ["wrong_shape"]

@@ -20,7 +20,9 @@ import numpy as np
 
 import attention_ref.exercises.solutions as solutions
 from attention_ref.exercises.grader import ENTRY, wrapped_source
+from attention_ref.grading import COMPLEX_MESSAGE, real_values
 from attention_ref.sandbox import CallResult, Limits, Sandbox
+from attention_ref.sandbox.results import NotAnArray, as_returned
 from attention_ref.timing import (
     KERNEL,
     StopLadder,
@@ -205,16 +207,24 @@ def _check(result: CallResult, expected: Any, t: int, who: str) -> None:
     whose = {"mine": "your code", "ref": "the reference solution", "kernel": "the kernel"}[who]
     if result.status != "ok" or result.seconds is None:
         raise StopLadder(f"stopped at T = {t}: {whose} ended with {result.status}: {result.error}")
-    value = result.value if isinstance(result.value, tuple) else (result.value,)
-    outputs = value
     wanted = expected if isinstance(expected, tuple) else (expected,)
+    value = as_returned(result.value, np.shape(wanted[0]))
+    outputs = value if isinstance(value, tuple) else (value,)
+    odd = next((v for v in outputs[: len(wanted)] if isinstance(v, NotAnArray)), None)
+    if odd is not None:
+        raise StopLadder(f"stopped at T = {t}: {whose} returned {odd}", wrong=who == "mine")
     if len(outputs) < len(wanted):
         raise StopLadder(
             f"stopped at T = {t}: {whose} returned too few arrays", wrong=who == "mine"
         )
     with np.errstate(invalid="ignore"):
-        for given, truth in zip(outputs, wanted, strict=False):
-            given = np.asarray(given, dtype=np.float64)
+        for output, truth in zip(outputs, wanted, strict=False):
+            real = real_values(np.asarray(output))
+            if real is None:
+                raise StopLadder(
+                    f"stopped at T = {t}: {whose} {COMPLEX_MESSAGE}", wrong=who == "mine"
+                )
+            given = np.asarray(real, dtype=np.float64)
             if given.shape != np.shape(truth) or not np.allclose(
                 given, truth, rtol=1e-3, atol=1e-4
             ):

@@ -161,6 +161,7 @@ def _run_worker(
     import numpy as np  # noqa: F401  (loaded while every file is still reachable)
 
     import attention_ref.sandbox.arrays as arrays  # noqa: F401
+    import attention_ref.sandbox.returned as returned  # noqa: F401
 
     # The boot line put the package root first; installed packages (numba, scipy) stay.
     if sys.path and sys.path[0] == settings["package_root"]:
@@ -278,8 +279,10 @@ class _Worker:
         self, sock: socket.socket, token: bytes, settings: dict[str, Any], limits: Limits
     ) -> None:
         import attention_ref.sandbox.arrays as arrays
+        import attention_ref.sandbox.returned as returned
 
         self._arrays = arrays
+        self._returned = returned
         self._sock = sock
         self._token = token
         self._path: str = settings["submission"]
@@ -373,37 +376,21 @@ class _Worker:
             del shift
             form, items = self._as_arrays(value)
             specs, views = self._arrays.encode_arrays(items)
+            form["arrays"] = specs
         except BaseException as error:
             if os.getpid() != self._pid:
                 os._exit(0)
             reply.update(self._failure(error))
             return reply, []
-        reply.update(status="ok", error=None, value={"form": form, "arrays": specs})
+        reply.update(status="ok", error=None, value=form)
         return reply, views
 
-    def _as_arrays(self, value: object) -> tuple[str, list[Any]]:
-        np = sys.modules["numpy"]
+    def _as_arrays(self, value: object) -> tuple[dict[str, Any], list[Any]]:
         if os.getpid() != self._pid:
             os._exit(0)
-        form = "tuple" if isinstance(value, tuple) else "array"
-        items = list(value) if isinstance(value, tuple) else [value]
-        if len(items) > self._arrays.MAX_ITEMS:
-            raise ValueError(f"the function returned a tuple of {len(items)} items")
-        converted = []
-        for item in items:
-            try:
-                array = np.asarray(item)
-            except Exception as error:
-                raise TypeError(
-                    f"the function returned a {type(item).__name__} that NumPy cannot turn into "
-                    f"an array ({error})"
-                ) from None
-            if not self._arrays.is_numeric(array):
-                raise TypeError(
-                    f"the function returned a {type(item).__name__} of dtype {array.dtype}, "
-                    "not numbers"
-                )
-            converted.append(array)
+        form, converted = self._returned.convert(
+            value, sys.modules["numpy"], self._arrays.MAX_ITEMS
+        )
         size = sum(int(a.nbytes) for a in converted)
         if size > protocol.MAX_RESULT_PAYLOAD:
             raise ValueError(f"the function returned {size} bytes, more than the sandbox carries")

@@ -27,13 +27,20 @@ import attention_ref.sandbox.launch as launch
 import attention_ref.sandbox.memory_cgroup as memory_cgroup
 import attention_ref.sandbox.protocol as protocol
 from attention_ref.bounded_read import read_at_most
-from attention_ref.sandbox.arrays import ArrayFormatError, decode_arrays, encode_arrays
+from attention_ref.sandbox.arrays import MAX_ITEMS, ArrayFormatError, decode_arrays, encode_arrays
 from attention_ref.sandbox.channel import Channel, Closed, Deadline, Ended
 from attention_ref.sandbox.endings import describe_death, kill_everything, one_line
 from attention_ref.sandbox.limits import Limits
 from attention_ref.sandbox.output import CappedTail
 from attention_ref.sandbox.peak_memory import PeakMemory, worker_of
-from attention_ref.sandbox.results import FATAL, CallResult, SandboxReport, Status
+from attention_ref.sandbox.results import (
+    FATAL,
+    CallResult,
+    ListValue,
+    NotAnArray,
+    SandboxReport,
+    Status,
+)
 from attention_ref.sandbox.template import SandboxProcess
 
 # The largest file a sandbox copies in (the grader refuses more than 1 MB before this).
@@ -326,11 +333,19 @@ class Sandbox:
     @staticmethod
     def _decode_value(value: Any, payload: bytes | bytearray) -> Any:
         arrays = decode_arrays(value["arrays"], payload)
-        if value["form"] == "array" and len(arrays) == 1:
+        form, missing = value["form"], _not_arrays(value.get("not_arrays", []), len(arrays))
+        if form == "array" and len(arrays) == 1 and not missing:
             return arrays[0]
-        if value["form"] == "tuple":
-            return tuple(a if a.ndim else a[()] for a in arrays)
-        raise ArrayFormatError("unknown value form")
+        if form == "other" and not arrays and list(missing) == [0]:
+            return missing[0]
+        if form not in ("tuple", "list"):
+            raise ArrayFormatError("unknown value form")
+        found = iter(arrays)
+        items = tuple(
+            missing[i] if i in missing else _scalar_or_array(next(found))
+            for i in range(len(arrays) + len(missing))
+        )
+        return items if form == "tuple" else ListValue(items)
 
     # -- endings ----------------------------------------------------------------------------
 
@@ -381,3 +396,22 @@ class Sandbox:
             launch.remove_tree(self._workdir)
         if self._cgroup is not None:
             self._cgroup.remove()
+
+
+def _not_arrays(pairs: object, count: int) -> dict[int, NotAnArray]:
+    """The child's [index, description] pairs for items that are not arrays, checked."""
+    if not isinstance(pairs, list) or len(pairs) + count > MAX_ITEMS:
+        raise ArrayFormatError("the list of items that are not arrays is malformed")
+    found: dict[int, NotAnArray] = {}
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int):
+            raise ArrayFormatError("an item that is not an array is malformed")
+        index, description = pair
+        if not 0 <= index < len(pairs) + count or index in found:
+            raise ArrayFormatError("an item that is not an array is out of place")
+        found[index] = NotAnArray(one_line(description)[:200] or "an object")
+    return found
+
+
+def _scalar_or_array(array: Any) -> Any:
+    return array if array.ndim else array[()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.bank.file_header import is_set_name
 from engine.bank.loader import load_set
 from engine.bank.model import QuestionSet
 from engine.errors import UsageError
@@ -33,8 +34,11 @@ def set_files(name: str, roots: list[BankRoot]) -> list[tuple[Path, str]]:
     """Every bank file of set `name`: `<root>/<name>.yaml` or the YAML files in `<root>/<name>/`.
 
     A user's set with a built-in name adds items to the built-in set (ids must stay unique).
+    A name that is no set name (`..`, `/tmp`, a path) has no files.
     """
     found: list[tuple[Path, str]] = []
+    if not is_set_name(name):
+        return found
     for root in roots:
         for suffix in SUFFIXES:
             candidate = root.path / f"{name}{suffix}"

@@ -11,6 +11,7 @@ drills, exactly as before. docs/file-format.md describes the header for authors.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -19,9 +20,16 @@ from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
 FORMAT_VERSION = 1
 """The one version of every file format (`format_version: 1`); a file of another is refused."""
 
-SetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")]
+SET_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$"
+SetName = Annotated[str, StringConstraints(pattern=SET_NAME_PATTERN)]
 Title = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 FileKind = Literal["bank", "drills", "timed-drill", "rapid-drill"]
+
+
+def is_set_name(name: str) -> bool:
+    """Whether `name` can name a set (what a file's `set:` may say): a plain name, never a path
+    such as `..` or `/tmp`, so looking a set up never reads files outside the bank folders."""
+    return re.fullmatch(SET_NAME_PATTERN, name) is not None
 
 
 @dataclass(frozen=True)

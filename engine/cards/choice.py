@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from typing import Annotated, ClassVar, Literal
 
@@ -73,9 +74,14 @@ class ChoiceItem(Item):
         return self.model_copy(update={"shuffle": False}).grade_choice(answer, seed=-1)
 
 
+# `option 2`, `choice b`, `answer: b`: the option named with the word the question uses for it.
+_NAMED_AS_OPTION = re.compile(r"^\s*(?:option|choice|answer)\s*[:#]?\s*(?=\S)", re.IGNORECASE)
+
+
 def parse_choice(text: str, n_options: int) -> int | None:
-    """0-based option index from `2`, `b`, `B`, `b)` or `(b)`; None when it names no option."""
-    t = text.strip().strip("().").strip()
+    """0-based option index from `2`, `b`, `B`, `b)`, `(b)` or `option 2`; None when it names
+    no option."""
+    t = _NAMED_AS_OPTION.sub("", text, count=1).strip().strip("().").strip()
     # A few digits at most: int() of thousands of digits is slow, and refused past 4300.
     if t.isascii() and t.isdigit() and len(t) <= 3 and 1 <= int(t) <= n_options:
         return int(t) - 1

@@ -53,9 +53,11 @@ def find_blanks(text: str) -> list[Blank]:
 
 def normalise_code(text: str) -> str:
     """The form two spellings of a piece of code are compared in: spaces dropped, the signs of
-    the entry-by-entry product (`⊙`, `∘`, `*`) made one, braces around a subscript dropped
-    (`v_{j}`), and a trailing full slice dropped (`V[j, :]` selects what `V[j]` does)."""
+    the entry-by-entry product (`⊙`, `∘`, `*`) made one, braces around a subscript and Unicode
+    subscripts written out (`v_{j}`, `vⱼ`), and a trailing full slice dropped (`V[j, :]` selects
+    what `V[j]` does)."""
     text = _MATH_ALPHANUMERIC.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+    text = _unicode_subscripts(text)
     text = text.replace("−", "-").replace('"', "'").replace("×", "*")
     text = text.replace("⊙", "*").replace("∘", "*")
     text = re.sub(r"\s+", "", text).rstrip(";")
@@ -65,6 +67,16 @@ def normalise_code(text: str) -> str:
 
 # Bold, double-struck and full-width letters and digits (`𝟏`, `𝐀`, `Ａ`) are the plain ones.
 _MATH_ALPHANUMERIC = re.compile("[\U0001d400-\U0001d7ff\uff01-\uff5e]")
+
+
+def _unicode_subscripts(text: str) -> str:
+    """A subscript typed in Unicode is the same subscript: `Vⱼ` is V_j, `sₖ` is s_k."""
+    from engine.checking.reading.typography import SUBSCRIPTS
+
+    if not any(char in SUBSCRIPTS for char in text):
+        return text
+    run = re.compile(f"[{''.join(SUBSCRIPTS)}]+")
+    return run.sub(lambda m: "_" + "".join(SUBSCRIPTS[c] for c in m.group()), text)
 
 
 def _without_remark(answer: str) -> str:
@@ -168,6 +180,8 @@ class ClozeItem(TypedItem):
 
     # -- grading ---------------------------------------------------------------------------------
     def grade_in_process(self, answer: str) -> Verdict:
+        if (offered := self._offered(answer)) is not None:
+            return offered
         if self.check == "expression":
             return self._grade_expression(answer)
         from engine.checking.reading.safe_ast import check_size

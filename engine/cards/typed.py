@@ -98,6 +98,31 @@ def precision_prose_problem(prompt: str, precision: Precision | None) -> list[st
     return []
 
 
+# `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
+# graded, so a few at most.
+MAX_OFFERED = 3
+_OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
+
+
+def offered_answers(answer: str) -> list[str] | None:
+    """The answers of `a or b`, split where `or` stands outside brackets; None when one answer
+    is offered."""
+    pieces, start = [], 0
+    for match in _OR.finditer(answer):
+        if _depth(answer[: match.start()]) == 0:
+            pieces.append(answer[start : match.start()])
+            start = match.end()
+    pieces.append(answer[start:])
+    pieces = [piece.strip() for piece in pieces]
+    if len(pieces) > MAX_OFFERED:
+        return None  # not an answer with a second thought but a list: left for the reader
+    return pieces if len(pieces) > 1 and all(pieces) else None
+
+
+def _depth(text: str) -> int:
+    return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
+
+
 class TypedItem(Item):
     """Common fields of typed kinds: symbol spellings and known mistakes."""
 
@@ -113,6 +138,26 @@ class TypedItem(Item):
 
     def grade_in_process(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
         raise NotImplementedError
+
+    def _offered(self, answer: str) -> Verdict | None:
+        """The verdict on several answers offered at once (`d_k or sqrt(d_k)`), as an examiner
+        gives it: right when every one is right, wrong when one that can be read is wrong; None
+        when one answer is offered."""
+        pieces = offered_answers(answer)
+        if pieces is None:
+            return None
+        verdicts = [self.grade_in_process(piece) for piece in pieces]
+        shown = " or ".join(v.interpreted_as or p for p, v in zip(pieces, verdicts, strict=True))
+        for piece, verdict in zip(pieces, verdicts, strict=True):
+            if verdict.valid and not verdict.correct:
+                feedback = f"give one answer: `{piece}` is not right"
+                feedback += f" ({verdict.feedback})" if verdict.feedback else ""
+                return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
+        unreadable = next((v for v in verdicts if not v.valid), None)
+        if unreadable is not None:
+            return unreadable
+        feedback = "correct: each answer you offered is right, but give one next time"
+        return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
 
     def check_bank(self) -> list[str]:
         return self.check_bank_in_process()
@@ -191,6 +236,8 @@ class NumberItem(TypedItem):
         return f"{shown} {self.unit}" if self.unit else shown
 
     def grade_in_process(self, answer: str) -> Verdict:
+        if (offered := self._offered(answer)) is not None:
+            return offered
         from engine.checking import check_number
 
         verdict = check_number(answer, self.expected_value(), **self._how_close())
@@ -254,6 +301,8 @@ class ShapeItem(TypedItem):
         return self.answer
 
     def grade_in_process(self, answer: str) -> Verdict:
+        if (offered := self._offered(answer)) is not None:
+            return offered
         from engine.checking import check_shape, parse_shape
 
         verdict = check_shape(answer, self.answer, aliases=self.symbols, question=self.prompt)
@@ -301,6 +350,8 @@ class ExpressionItem(TypedItem):
         return self.answer
 
     def grade_in_process(self, answer: str) -> Verdict:
+        if (offered := self._offered(answer)) is not None:
+            return offered
         from engine.checking import check_expression
 
         return check_expression(

@@ -48,6 +48,8 @@ class VectorItem(TypedItem):
         return show(rows)  # type: ignore[arg-type]
 
     def grade_in_process(self, answer: str) -> Verdict:
+        if (offered := self._offered(answer)) is not None:
+            return offered
         from engine.checking import check_vector
 
         if _SPACED_NUMBERS.fullmatch(answer):

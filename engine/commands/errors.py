@@ -8,6 +8,7 @@ attnquiz: it exits 70 with a line that says so, and `ATTNQUIZ_DEBUG=1` adds the 
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import sys
@@ -77,9 +78,19 @@ def run_guarded(run: Callable[[], Any]) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            return _internal_error(exc)
+        # Only a name the user gave (a file, a folder, a set) can be too long to use.
+        error_line(f"the name {exc.filename} is too long for this file system; use a shorter one")
+        return EXIT_USAGE
     except Exception as exc:
-        if _debugging():
-            traceback.print_exception(exc, file=sys.stderr)
-        error_line(internal_error_line(exc))
-        return EXIT_INTERNAL
+        return _internal_error(exc)
     return int(result) if isinstance(result, int) else EXIT_OK
+
+
+def _internal_error(exc: Exception) -> int:
+    if _debugging():
+        traceback.print_exception(exc, file=sys.stderr)
+    error_line(internal_error_line(exc))
+    return EXIT_INTERNAL

@@ -73,15 +73,21 @@ def grade_until_passed(
 
 
 def _signature(path: Path) -> tuple[int, int, bytes] | None:
-    """What identifies one saved version of the file (None while it is missing mid-save)."""
+    """What identifies one saved version of the file: None while it is missing mid-save, or is
+    no regular file (a pipe would block the read, a device never end). A file over the size
+    limit is not read either: its size and time tell its versions apart, and grading it says
+    it is too large."""
     import hashlib
+
+    from attention_ref.bounded_read import read_at_most
+    from attention_ref.discovery import MAX_SOURCE_BYTES
 
     try:
         stat = path.stat()
-        digest = hashlib.sha256(path.read_bytes()[: 2**21]).digest()
+        text = read_at_most(path, MAX_SOURCE_BYTES)
     except OSError:
         return None
-    return stat.st_mtime_ns, stat.st_size, digest
+    return stat.st_mtime_ns, stat.st_size, hashlib.sha256(text or b"").digest()
 
 
 def show_changes(before: Grade, after: Grade, console: Console) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.bank.catalog import SUFFIXES, BankRoot, available_sets, roots_of, set_files
+from engine.bank.file_header import is_set_name
 from engine.bank.set_files_merge import merge_set_files
 from engine.bank.validation_messages import (
     entry_label,
@@ -127,6 +128,8 @@ def special_drill_file(set_name: str, store: Path, kind: str) -> tuple[Path, str
     Timed and rapid-fire drills (`kind` "timed", "rapid") live one file per set next to the
     derivation drills; the learner's own file replaces the built-in one.
     """
+    if not is_set_name(set_name):
+        return None
     for root in reversed(drill_roots(store)):
         for suffix in SUFFIXES:
             path = root.path / f"{set_name}-{kind}{suffix}"

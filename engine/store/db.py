@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.errors import StoreError
 from engine.paths import STORE_FILE
 from engine.store.backups import back_up_if_changed
-from engine.store.integrity import describe_failure, verify_before_writing
+from engine.store.integrity import describe_failure, require_regular_file, verify_before_writing
 from engine.store.migrations import apply_migrations
 from engine.store.reviews import Store
 
@@ -52,6 +52,7 @@ def open_store(folder: Path) -> Store:
 
 def _check_header(path: Path) -> None:
     try:
+        require_regular_file(path)
         with path.open("rb") as f:
             head = f.read(len(SQLITE_HEADER))
     except FileNotFoundError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import struct
 import time
 from pathlib import Path
@@ -23,16 +24,21 @@ from engine.store.backups import latest_backup
 MAX_TIME_MS = 253_402_300_799_999
 _WAL_MAGIC = (0x377F0682, 0x377F0683)
 _WAL_HEADER, _FRAME_HEADER = 32, 24
+# Counts (and durations in milliseconds) far below SQLite's 2^63, so adding to one never
+# overflows: a billion reviews of one card, or a duration of 31 years, is already impossible.
+MAX_COUNT = 10**12
 _TIME = f"typeof({{c}}) = 'integer' AND {{c}} BETWEEN 0 AND {MAX_TIME_MS}"
-_COUNT = "typeof({c}) = 'integer' AND {c} >= 0"
+_COUNT = f"typeof({{c}}) = 'integer' AND {{c}} BETWEEN 0 AND {MAX_COUNT}"
 _FLAG = "typeof({c}) = 'integer' AND {c} IN (0, 1)"
 _PHASE = "typeof({c}) = 'integer' AND {c} IN (0, 1, 2, 3)"
 _TEXT = "typeof({c}) = 'text'"
 _STEP = "typeof({c}) = 'integer' AND {c} BETWEEN 0 AND 1000"
-# A rule for every column the program reads back, by table: (column, may be NULL, what a
-# sensible value is, the words for a value that is not). A value that breaks one is reported
-# with the row's owner before anything is written: a damaged or hostile store is bad input.
-_COLUMN_RULES: dict[str, tuple[str, list[tuple[str, bool, str, str]]]] = {
+# A rule for every column the program reads back, by table: (column, when it may be NULL, what
+# a sensible value is, the words for a value that is not). "When it may be NULL" is True, False,
+# or an SQL condition on the row: FSRS needs a stability and a difficulty once a card has left
+# learning, and a step while it is in (re)learning. A value that breaks a rule is reported with
+# the row's owner before anything is written: a damaged or hostile store is bad input.
+_COLUMN_RULES: dict[str, tuple[str, list[tuple[str, bool | str, str, str]]]] = {
     "cards": (
         "'card ' || quote(item_id) || ' of set ' || quote(set_name)",
         [
@@ -43,19 +49,19 @@ _COLUMN_RULES: dict[str, tuple[str, list[tuple[str, bool, str, str]]]] = {
             ("last_review", True, _TIME, "impossible last review time"),
             (
                 "stability",
-                True,
+                "phase IN (0, 1)",
                 "typeof({c}) IN ('real', 'integer') AND {c} > 0 AND {c} <= 1e12",
                 "impossible stability",
             ),
             (
                 "difficulty",
-                True,
+                "phase IN (0, 1)",
                 "typeof({c}) IN ('real', 'integer') AND {c} BETWEEN 0 AND 11",
                 "impossible difficulty",
             ),
             (
                 "step",
-                True,
+                "phase IN (0, 2)",
                 "typeof({c}) = 'integer' AND {c} BETWEEN 0 AND 1000",
                 "impossible learning step",
             ),
@@ -146,8 +152,10 @@ def _impossible_rows_query(db: sqlite3.Connection, table: str) -> str | None:
         if column not in present:
             continue  # an older store, before the migration that adds it
         sensible = rule.format(c=column)
-        if nullable:
+        if nullable is True:
             sensible = f"{column} IS NULL OR ({sensible})"
+        elif nullable:
+            sensible = f"({column} IS NULL AND ({nullable})) OR ({sensible})"
         cases.append(f"WHEN NOT ({sensible}) THEN '{words} ' || quote({column})")
     if not cases:
         return None
@@ -180,11 +188,26 @@ def verify_before_writing(path: Path) -> None:
             raise describe_failure(path, exc) from exc
         if verdict != ["ok"]:
             raise damaged(path, "; ".join(str(v) for v in verdict))
+        _check_schema_objects(db, path)
         for table in _COLUMN_RULES:
             if _has_table(db, table):
                 _check_rows(db, path, table)
     finally:
         db.close()
+
+
+def _check_schema_objects(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse triggers and views: attnquiz makes neither, and a trigger runs inside every write
+    (one could delete each answer as it is saved while the screen says it was kept)."""
+    row = db.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view') LIMIT 1"
+    ).fetchone()
+    if row is not None:
+        kind, name = row
+        raise StoreError(
+            f"the store {path} holds a {kind} attnquiz never makes ({name!r}), which could change "
+            f"what is saved; it was left untouched: {restore_advice(path)}"
+        )
 
 
 def _has_table(db: sqlite3.Connection, name: str) -> bool:
@@ -216,6 +239,7 @@ def check_write_ahead_log(path: Path) -> None:
     wal = Path(f"{path}-wal")
     for _ in range(3):
         try:
+            require_regular_file(wal)
             size = wal.stat().st_size
             with wal.open("rb") as log:
                 header = log.read(_WAL_HEADER)
@@ -231,6 +255,19 @@ def check_write_ahead_log(path: Path) -> None:
         raise StoreError(
             f"the store's write-ahead log {wal} is cut short ({size} bytes), so the last "
             f"answers in it cannot be read back; nothing was changed. {restore_advice(path)}"
+        )
+
+
+def require_regular_file(path: Path) -> None:
+    """StoreError unless `path` is a regular file (or missing: FileNotFoundError passes up).
+
+    Opening a named pipe for reading waits for a writer that may never come, and a device
+    never ends: neither is a store, so neither is opened.
+    """
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise StoreError(
+            f"{path} is not a regular file, so it cannot be the store or its log; it was left "
+            "untouched: move it aside or use --data-dir for another store"
         )
 
 

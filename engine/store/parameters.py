@@ -14,7 +14,7 @@ from typing import Literal
 
 from engine.errors import StoreError
 from engine.schedule import DEFAULT_PARAMETERS, Scheduling, check_parameters
-from engine.store.reviews import Store, from_ms, to_ms
+from engine.store.reviews import Store, from_ms, read_stored_json, to_ms
 
 Source = Literal["default", "fitted"]
 
@@ -156,9 +156,9 @@ def _json_list(text: object) -> list[float]:
     if not isinstance(text, str):
         raise ValueError("the vector is missing")
     try:
-        values = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the vector is not JSON ({exc.msg})") from exc
+        values = read_stored_json(text)
+    except ValueError as exc:
+        raise ValueError(f"the vector is not JSON ({exc})") from exc
     if not isinstance(values, list):
         raise ValueError("the vector is not a list")
     return values

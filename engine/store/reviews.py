@@ -25,6 +25,17 @@ def from_ms(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC)
 
 
+def read_stored_json(text: str | bytes) -> object:
+    """A JSON value the store holds; ValueError when it is not JSON or nests too deeply to read
+    (the reader recurses once per level, and a hostile store may nest 100,000 levels)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(exc.msg) from exc
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 def _state(row: tuple) -> CardState:  # type: ignore[type-arg]
     phase, step, stability, difficulty, due, last_review, reps, fails, lapses, suspended = row
     return CardState(

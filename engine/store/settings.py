@@ -16,7 +16,7 @@ from typing import Literal
 
 from engine.errors import StoreError
 from engine.schedule import DEFAULT_RETENTION
-from engine.store.reviews import Store, to_ms
+from engine.store.reviews import Store, read_stored_json, to_ms
 
 DEFAULT_NEW_PER_DAY = 10
 LeechAction = Literal["suspend", "flag"]
@@ -69,6 +69,13 @@ CHECKS: dict[str, Callable[[object], object]] = {
     "confidence": _flag,
     "leeches": _leeches,
 }
+# How `attnquiz settings` sets each one again (the options of engine/cli.py's `settings`).
+SET_AGAIN = {
+    "retention": "--retention VALUE",
+    "new_per_day": "--new N",
+    "confidence": "--confidence (or --no-confidence)",
+    "leeches": "--leeches suspend (or flag)",
+}
 
 
 def load_settings(store: Store) -> Settings:
@@ -79,11 +86,11 @@ def load_settings(store: Store) -> Settings:
         if check is None:
             continue  # a setting of a newer attnquiz: not ours to judge
         try:
-            chosen[key] = check(json.loads(text))
+            chosen[key] = check(read_stored_json(text))
         except (ValueError, TypeError) as exc:
             raise StoreError(
                 f"the setting {key!r} stored in {store.path} cannot be read ({exc}); "
-                f"set it again with `attnquiz settings --{key.replace('_', '-')} VALUE`"
+                f"set it again with `attnquiz settings {SET_AGAIN[key]}`"
             ) from exc
     return replace(Settings(), **chosen)  # type: ignore[arg-type]
 

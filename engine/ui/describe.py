@@ -25,7 +25,11 @@ def interval(delta: timedelta) -> str:
     on its rating key and still "6 min" in `list` a few seconds later. Every duration the
     learner sees goes through here.
     """
-    seconds = max(0.0, delta.total_seconds())
+    return _spoken(delta.total_seconds())
+
+
+def _spoken(seconds: float) -> str:
+    seconds = max(0.0, seconds)
     minutes = math.ceil(seconds / 60)
     if minutes < 60:
         return f"{max(1, minutes)} min"
@@ -42,8 +46,9 @@ def interval(delta: timedelta) -> str:
 
 
 def days_text(days: float) -> str:
-    """A length given in days (a stability, say), in the same words as `interval`."""
-    return interval(timedelta(days=days))
+    """A length given in days (a stability, say), in the same words as `interval`; any number
+    of days (a timedelta holds at most 999,999,999)."""
+    return _spoken(days * 86400)
 
 
 def when(due: datetime | None, now: datetime) -> str:

@@ -177,3 +177,31 @@ def test_a_static_method_is_called_without_making_the_layer(tmp_path: Path, deco
     )
     grade = grade_submission(path, limits=FAST)
     assert (grade.verdict, grade.function) == ("pass", "Layer.sdpa"), grade.cases[:1]
+
+
+COMPLEX_ATTENTION = (
+    "import numpy as np\n\n"
+    "def attention(Q, K, V):\n"
+    "    s = Q @ K.T / np.sqrt(Q.shape[-1])\n"
+    "    e = np.exp(s - s.max(axis=-1, keepdims=True))\n"
+    "    return (e / e.sum(axis=-1, keepdims=True) @ V).astype(complex){}\n"
+)
+
+
+@pytest.mark.parametrize(("imaginary", "verdict"), [("", "pass"), (" + 0.5j", "wrong")])
+def test_complex_output_is_judged_by_its_imaginary_part_too(
+    imaginary: str, verdict: str, tmp_path: Path
+) -> None:
+    # The imaginary part was dropped with a ComplexWarning on the learner's screen, so code
+    # returning right + 0.5j was "wrong values (max error 0)": the screen said no error at all.
+    import warnings
+
+    path = tmp_path / "complex.py"
+    path.write_text(COMPLEX_ATTENTION.format(imaginary), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing the grader does may warn on the screen
+        grade = grade_submission(path, limits=FAST)
+    assert grade.verdict == verdict, grade.cases[:1]
+    if verdict == "wrong":
+        message = grade.cases[0].message
+        assert "complex values" in message and "max error 0" not in message, message

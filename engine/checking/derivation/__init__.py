@@ -18,7 +18,8 @@ The modules, one concept each:
 - `random_polynomial` and `expectation`: E and Var reduced with the moments left unknown;
 - `reader`: reading, comparing and showing sides (`StepReader`: whether two sides are equal,
   or one follows from the other);
-- `judging`: the verdict on a line (`judge`); `rules` and `messages`: what the learner is told;
+- `judging`: the verdict on a line (`Judge`); `messages` (`Feedback`), `rules` (`WrongRules`)
+  and `substitution` (`Substitutions`): what the learner is told, each with one reader;
 - `check`: `check_step` in this process; `bounded`: the same in the checking worker, with a
   hard time bound (what the drills use).
 """

@@ -10,10 +10,10 @@ import dataclasses
 from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
-from engine.checking.derivation.judging import judge
+from engine.checking.derivation.judging import Judge
 from engine.checking.derivation.notation import PartialSum
 from engine.checking.derivation.random_polynomial import CannotEvaluate
-from engine.checking.derivation.reader import StepReader
+from engine.checking.derivation.reader import reader_for
 from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
 from engine.errors import AnswerError, BankError
 
@@ -34,7 +34,7 @@ def check_step(
     definitions) raises BankError.
     """
     texts = [text for text in (previous, step, expected) if text is not None]
-    reader = StepReader(with_indices_used(assumptions or Assumptions(), texts))
+    reader = reader_for(with_indices_used(assumptions or Assumptions(), texts))
     try:
         before = reader.author_side(previous) if previous is not None else None
         target = reader.author_side(expected) if expected is not None else None
@@ -74,7 +74,8 @@ def check_step(
     except CannotEvaluate as error:
         return unchecked(f"could not check this step: {error}")
     try:
-        verdict = judge(reader, before, sides, target, known, continuation=step.strip()[:1] == "=")
+        continuation = step.strip()[:1] == "="
+        verdict = Judge(reader).judge(before, sides, target, known, continuation=continuation)
         if note:
             verdict = dataclasses.replace(verdict, message=verdict.message + note)
         return verdict

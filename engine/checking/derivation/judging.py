@@ -1,6 +1,6 @@
 """Judging one line of a derivation: which `=` hold, and whether it reaches the step asked for.
 
-`judge` walks the chain previous line = side = side ..., collects the links that do not hold
+`Judge.judge` walks the chain previous line = side = side ..., collects the links that do not hold
 (`BrokenLink`) and the rules the ones that hold relied on, then asks whether the last side is the
 expected step, in closed form when the expected step is closed. The words it says come from
 `messages`.
@@ -17,14 +17,11 @@ from engine.checking.derivation.messages import (
     NOTES,
     PRODUCT_VARIANCE_FORM,
     WRITE_VARIANCE,
-    correct_message,
-    diagnose,
-    explain,
-    known_mistake,
+    Feedback,
 )
 from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
-from engine.checking.derivation.substitution import misplaced_values
+from engine.checking.derivation.substitution import Substitutions
 
 MISPLACED = (
     "the value is right, but not how you got it: each E, Var or Σ you replace by a number "
@@ -33,77 +30,171 @@ MISPLACED = (
 )
 
 
-def judge(
-    reader: StepReader,
-    before: Side | None,
-    sides: list[Side],
-    target: Side | None,
-    known: list[tuple[Side, str]],
-    *,
-    continuation: bool = False,
-) -> StepVerdict:
-    """The verdict on `sides` (one line) after the line `before`, aiming at `target`."""
-    chain = ([before] if before is not None else []) + sides
-    broken: list[BrokenLink] = []
-    message = ""
-    rules: set[str] = set()
-    for position, (left, right) in enumerate(itertools.pairwise(chain)):
-        from_previous = before is not None and position == 0
-        follows = reader.follows(left.value, right.value)
-        misplaced = follows and misplaced_values(reader, left.text, right.text)
-        if follows and not misplaced:
-            rules |= _rules_of_link(left, right)
-            continue
-        broken.append(
-            BrokenLink(
-                left=left.shown,
-                right=right.shown,
-                left_value=reader.show_value(left.value),
-                right_value=reader.show_value(right.value),
-                from_previous_line=from_previous,
+class Judge:
+    """The verdict on a line of a derivation, with one reader (`judge`)."""
+
+    def __init__(self, reader: StepReader) -> None:
+        self.reader = reader
+        self.feedback = Feedback(reader)
+        self.substitutions = Substitutions(reader)
+
+    def judge(
+        self,
+        before: Side | None,
+        sides: list[Side],
+        target: Side | None,
+        known: list[tuple[Side, str]],
+        *,
+        continuation: bool = False,
+    ) -> StepVerdict:
+        """The verdict on `sides` (one line) after the line `before`, aiming at `target`."""
+        reader = self.reader
+        chain = ([before] if before is not None else []) + sides
+        broken: list[BrokenLink] = []
+        message = ""
+        rules: set[str] = set()
+        for position, (left, right) in enumerate(itertools.pairwise(chain)):
+            from_previous = before is not None and position == 0
+            follows = reader.follows(left.value, right.value)
+            misplaced = follows and self.substitutions.misplaced(left.text, right.text)
+            if follows and not misplaced:
+                rules |= _rules_of_link(left, right)
+                continue
+            broken.append(
+                BrokenLink(
+                    left=left.shown,
+                    right=right.shown,
+                    left_value=reader.show_value(left.value),
+                    right_value=reader.show_value(right.value),
+                    from_previous_line=from_previous,
+                )
             )
+            message = message or (
+                MISPLACED if misplaced else self.feedback.explain(left, right, from_previous, known)
+            )
+        last = sides[-1]
+        reaches, not_there = self._reaches(before, last, target, known)
+        if not reaches and before is not None and len(sides) > 1 and _restates(before, last):
+            # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
+            # it came from, stating the identity; the step is the side before the return.
+            reaches = any(self._reaches(before, side, target, known)[0] for side in sides[:-1])
+        if target is not None and self._sideways(last, target):
+            keeps_variance = "3 variance" in form_of(target.expr)
+            reaches = False
+            not_there = PRODUCT_VARIANCE_FORM.format(
+                form=KEEP_VARIANCE if keeps_variance else WRITE_VARIANCE
+            )
+        if not broken:
+            message = not_there if not reaches else self.feedback.correct(rules)
+        ordered = tuple(rule for rule in NOTES if rule in rules)
+        return StepVerdict(
+            readable=True,
+            valid=not broken,
+            reaches_expected=reaches,
+            interpreted_as=("= " if continuation else "") + " = ".join(s.shown for s in sides),
+            message=message,
+            broken=tuple(broken),
+            value=reader.show_value(last.value),
+            last_side=last.text,
+            rules=ordered if not broken else (),
+            closed=reader.is_closed(last),
         )
-        message = message or (
-            MISPLACED if misplaced else explain(reader, left, right, from_previous, known)
-        )
-    last = sides[-1]
-    reaches, not_there = _reaches(reader, before, last, target, known)
-    if not reaches and before is not None and len(sides) > 1 and _restates(before, last):
-        # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
-        # it came from, stating the identity; the step is the side before the return.
-        reaches = any(_reaches(reader, before, side, target, known)[0] for side in sides[:-1])
-    if target is not None and _sideways(reader, last, target):
-        keeps_variance = "3 variance" in form_of(target.expr)
-        reaches = False
-        not_there = PRODUCT_VARIANCE_FORM.format(
-            form=KEEP_VARIANCE if keeps_variance else WRITE_VARIANCE
-        )
-    if not broken:
-        message = not_there if not reaches else correct_message(reader, rules)
-    ordered = tuple(rule for rule in NOTES if rule in rules)
-    return StepVerdict(
-        readable=True,
-        valid=not broken,
-        reaches_expected=reaches,
-        interpreted_as=("= " if continuation else "") + " = ".join(s.shown for s in sides),
-        message=message,
-        broken=tuple(broken),
-        value=reader.show_value(last.value),
-        last_side=last.text,
-        rules=ordered if not broken else (),
-        closed=reader.is_closed(last),
-    )
 
+    def _reaches(
+        self,
+        before: Side | None,
+        last: Side,
+        target: Side | None,
+        known: list[tuple[Side, str]],
+    ) -> tuple[bool, str]:
+        """Whether the line ends at the step asked for (or beyond it), and if not, why not."""
+        reader = self.reader
+        if target is None:
+            return True, ""
+        if (
+            before is not None
+            and _restates(before, last)
+            and (not _restates(before, target) or _same_text(before, last))
+        ):
+            return False, "that is the line you started from; write the next step"
+        if not reader.follows(target.value, last.value):
+            if reader.same_normal(target.value, last.value):
+                return False, self._not_there_yet(target, last)
+            hint = (
+                self.feedback.diagnose(target, last.value, known)
+                if not reader.is_closed(target)
+                else ""
+            )
+            hint = hint or self.feedback.known_mistake(last.value, known)
+            return False, (
+                f"your line gives {reader.show_value(last.value)}, which is not what this step "
+                "asks for" + (f"; {hint}" if hint else "")
+            )
+        if reader.is_closed(target) and not reader.is_closed(last):
+            return False, CLOSED_FORM
+        unfinished = _unfinished(last, target)
+        if unfinished:
+            return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+        if not self._same_fraction(target, last):
+            return False, (
+                "right value, but not the fraction this step asks for: it asks for "
+                f"{target.shown}, with that numerator and denominator"
+            )
+        return True, ""
 
-def _sideways(reader: StepReader, last: Side, target: Side) -> bool:
-    """Whether a line has the step's value only through Var(XY) = Var(X) Var(Y), which the
-    step, asking for a form that is not a number, does not use: true here, not the step."""
-    return (
-        _product_of_variances(last)
-        and not _product_of_variances(target)
-        and not reader.is_closed(target)
-        and reader.follows(target.value, last.value)
-    )
+    def _sideways(self, last: Side, target: Side) -> bool:
+        """Whether a line has the step's value only through Var(XY) = Var(X) Var(Y), which the
+        step, asking for a form that is not a number, does not use: true here, not the step."""
+        reader = self.reader
+        return (
+            _product_of_variances(last)
+            and not _product_of_variances(target)
+            and not reader.is_closed(target)
+            and reader.follows(target.value, last.value)
+        )
+
+    def _same_fraction(self, target: Side, last: Side) -> bool:
+        """Whether `last` is the fraction `target` is, when both are fractions with a symbolic
+        denominator: the same numerator up to a number (`T d_k/(4(d_k + T))` and
+        `0.25 T d_k/(d_k + T)`), not the same value reached another way (`1/(4(1/T + 1/d_k))` for
+        `d_k/(4(1 + d_k/T))`, `2T² d_k/(8T d_k + 8T²)` left unsimplified, or top and bottom
+        multiplied by e^m where the step asks for e^{-m}). A factor in names the asked fraction
+        does not use is not about its form (e^{s_i - m}/Σ_j e^{s_j - m} where only the value of
+        e^{s_i}/Σ_j e^{s_j} is asked for). A denominator asked for as a sum is a sum, not a
+        factor times a sum (e^{-m} Σ_j e^{s_j} for Σ_j e^{s_j - m}). Both are read as written
+        where SymPy can (`StepReader.as_written`): its own simplification would cancel the
+        e^{-m} the step is about.
+        """
+        reader = self.reader
+        import sympy
+
+        try:
+            written, line = reader.as_written(target), reader.as_written(last)
+            top, bottom = sympy.fraction(written, exact=True)
+            line_top, line_bottom = sympy.fraction(line, exact=True)
+            if not (bottom.free_symbols and line_bottom.free_symbols):
+                return True
+            if _is_sum(bottom) and not _is_sum(line_bottom):
+                return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
+            top, line_top = top.doit(), line_top.doit()
+            ratio = sympy.simplify(line_top / top)
+            if ratio != 0 and not ratio.free_symbols & written.free_symbols:
+                return True  # scaled by a number, or by what the asked fraction does not use
+            return reader.same(reader.value_of(line_top), reader.value_of(top))
+        except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
+            return True
+
+    def _not_there_yet(self, target: Side, last: Side) -> str:
+        reader = self.reader
+        if reader.is_closed(target) and not reader.is_closed(last):
+            return CLOSED_FORM
+        unfinished = _unfinished(last, target)
+        if unfinished:
+            return "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
+        return (
+            "right so far, but not yet this step: it asks for "
+            f"{target.shown}, which your line has not reached"
+        )
 
 
 def _product_of_variances(side: Side) -> bool:
@@ -129,90 +220,10 @@ def _calls(expr: Any) -> set[str]:
     return {str(f.func) for f in expr.atoms(sympy.Function)}
 
 
-def _reaches(
-    reader: StepReader,
-    before: Side | None,
-    last: Side,
-    target: Side | None,
-    known: list[tuple[Side, str]],
-) -> tuple[bool, str]:
-    """Whether the line ends at the step asked for (or beyond it), and if not, why not."""
-    if target is None:
-        return True, ""
-    if (
-        before is not None
-        and _restates(before, last)
-        and (not _restates(before, target) or _same_text(before, last))
-    ):
-        return False, "that is the line you started from; write the next step"
-    if not reader.follows(target.value, last.value):
-        if reader.same_normal(target.value, last.value):
-            return False, _not_there_yet(reader, target, last)
-        hint = diagnose(reader, target, last.value, known) if not reader.is_closed(target) else ""
-        hint = hint or known_mistake(reader, last.value, known)
-        return False, (
-            f"your line gives {reader.show_value(last.value)}, which is not what this step "
-            "asks for" + (f"; {hint}" if hint else "")
-        )
-    if reader.is_closed(target) and not reader.is_closed(last):
-        return False, CLOSED_FORM
-    unfinished = _unfinished(last, target)
-    if unfinished:
-        return False, "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
-    if not _same_fraction(reader, target, last):
-        return False, (
-            "right value, but not the fraction this step asks for: it asks for "
-            f"{target.shown}, with that numerator and denominator"
-        )
-    return True, ""
-
-
-def _same_fraction(reader: StepReader, target: Side, last: Side) -> bool:
-    """Whether `last` is the fraction `target` is, when both are fractions with a symbolic
-    denominator: the same numerator up to a number (`T d_k/(4(d_k + T))` and
-    `0.25 T d_k/(d_k + T)`), not the same value reached another way (`1/(4(1/T + 1/d_k))` for
-    `d_k/(4(1 + d_k/T))`, `2T² d_k/(8T d_k + 8T²)` left unsimplified, or top and bottom
-    multiplied by e^m where the step asks for e^{-m}). A factor in names the asked fraction
-    does not use is not about its form (e^{s_i - m}/Σ_j e^{s_j - m} where only the value of
-    e^{s_i}/Σ_j e^{s_j} is asked for). A denominator asked for as a sum is a sum, not a
-    factor times a sum (e^{-m} Σ_j e^{s_j} for Σ_j e^{s_j - m}). Both are read as written
-    where SymPy can (`_as_written`): its own simplification would cancel the e^{-m} the step
-    is about.
-    """
-    import sympy
-
-    try:
-        written, line = _as_written(reader, target), _as_written(reader, last)
-        top, bottom = sympy.fraction(written, exact=True)
-        line_top, line_bottom = sympy.fraction(line, exact=True)
-        if not (bottom.free_symbols and line_bottom.free_symbols):
-            return True
-        if _is_sum(bottom) and not _is_sum(line_bottom):
-            return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
-        top, line_top = top.doit(), line_top.doit()
-        ratio = sympy.simplify(line_top / top)
-        if ratio != 0 and not ratio.free_symbols & written.free_symbols:
-            return True  # scaled by a number, or by what the asked fraction does not use
-        return reader.same(reader.value_of(line_top), reader.value_of(top))
-    except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
-        return True
-
-
 def _is_sum(expr: Any) -> bool:
     import sympy
 
     return isinstance(expr, sympy.Function) and str(expr.func) == "sum"
-
-
-def _as_written(reader: StepReader, side: Side) -> Any:
-    """A side read without SymPy's simplification where SymPy can build it so, else as read."""
-    import sympy
-
-    try:
-        with sympy.evaluate(False):
-            return reader.read(side.text)
-    except (Exception, RecursionError):
-        return side.expr
 
 
 def _unfinished(last: Side, target: Side) -> set[str]:
@@ -226,18 +237,6 @@ def _unfinished(last: Side, target: Side) -> set[str]:
     wanted, have = form_of(target.expr), form_of(last.expr)
     ahead = wanted - have
     return {form for form in have - wanted if not any(done < form for done in ahead)}
-
-
-def _not_there_yet(reader: StepReader, target: Side, last: Side) -> str:
-    if reader.is_closed(target) and not reader.is_closed(last):
-        return CLOSED_FORM
-    unfinished = _unfinished(last, target)
-    if unfinished:
-        return "right so far, but not yet this step: " + UNFINISHED[min(unfinished)]
-    return (
-        "right so far, but not yet this step: it asks for "
-        f"{target.shown}, which your line has not reached"
-    )
 
 
 CLOSED_FORM = "right so far; now work it out to a closed form (no E, Var, Σ or ∂ left)"

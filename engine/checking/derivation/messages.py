@@ -18,7 +18,7 @@ from engine.checking.derivation.random_polynomial import (
     RandomPolynomial,
     at_normal,
 )
-from engine.checking.derivation.rules import broken_rule
+from engine.checking.derivation.rules import WrongRules
 from engine.checking.derivation.step import Side
 from engine.checking.equivalence.expression import pretty
 
@@ -76,90 +76,99 @@ NOTES = {
 MAX_NOTES = 2
 
 
-def correct_message(reader: StepReader, rules: set[str]) -> str:
-    """`correct`, with at most `MAX_NOTES` of the rules the step relied on."""
-    if "Var(X) = E[X²] - E[X]²" in rules:  # the definition, not the sum rule, was used
-        rules = rules - {"variance of a sum of independent terms"}
-    notes = [note for rule, note in NOTES.items() if rule in rules][:MAX_NOTES]
-    dimension = reader.assumptions.dimension
-    return "correct" + ("; " + "; ".join(notes) if notes else "").replace("{d}", dimension)
+class Feedback:
+    """What the learner is told about a step, worded with one reader."""
 
+    def __init__(self, reader: StepReader) -> None:
+        self.reader = reader
+        self.wrong_rules = WrongRules(reader)
 
-def explain(
-    reader: StepReader, left: Side, right: Side, from_previous: bool, known: list[tuple[Side, str]]
-) -> str:
-    """Why the `=` between `left` and `right` does not hold, naming the rule broken if known."""
-    left_random = any(term != CONSTANT for term in left.value)
-    right_random = any(term != CONSTANT for term in right.value)
-    if left_random != right_random:
-        random_side, fixed_side = (left, right) if left_random else (right, left)
-        return (
-            f"{random_side.shown} is a random quantity but {fixed_side.shown} is a number: only "
-            "constants come out of E[...] or Var(...), so keep each component inside its E"
+    def correct(self, rules: set[str]) -> str:
+        """`correct`, with at most `MAX_NOTES` of the rules the step relied on."""
+        if "Var(X) = E[X²] - E[X]²" in rules:  # the definition, not the sum rule, was used
+            rules = rules - {"variance of a sum of independent terms"}
+        notes = [note for rule, note in NOTES.items() if rule in rules][:MAX_NOTES]
+        dimension = self.reader.assumptions.dimension
+        return "correct" + ("; " + "; ".join(notes) if notes else "").replace("{d}", dimension)
+
+    def explain(
+        self, left: Side, right: Side, from_previous: bool, known: list[tuple[Side, str]]
+    ) -> str:
+        """Why the `=` between `left` and `right` does not hold, naming the rule broken if known."""
+        left_random = any(term != CONSTANT for term in left.value)
+        right_random = any(term != CONSTANT for term in right.value)
+        if left_random != right_random:
+            random_side, fixed_side = (left, right) if left_random else (right, left)
+            return (
+                f"{random_side.shown} is a random quantity but {fixed_side.shown} is a number: "
+                "only constants come out of E[...] or Var(...), so keep each component inside "
+                "its E"
+            )
+        start = (
+            "this line does not follow from the previous one"
+            if from_previous
+            else "this step changes the value"
         )
-    start = (
-        "this line does not follow from the previous one"
-        if from_previous
-        else "this step changes the value"
-    )
-    rule = broken_rule(reader, left, right)
-    left_value = reader.show_value(left.value)
-    right_value = reader.show_value(right.value)
-    if reader.same_normal(left.value, right.value):
+        rule = self.wrong_rules.broken_rule(left, right)
+        left_value = self.reader.show_value(left.value)
+        right_value = self.reader.show_value(right.value)
+        if self.reader.same_normal(left.value, right.value):
+            head = (
+                f"{start}: both sides are {left_value} only because the components are N(0, 1), "
+                "which does not make the step valid"
+            )
+            hint = rule or (
+                "each `=` must hold by the rules (linearity, independence, "
+                "Var(X) = E[X²] − E[X]²), or put the assumption in openly, as in E[q_a] = 0"
+            )
+            return f"{head}; {hint}"
         head = (
-            f"{start}: both sides are {left_value} only because the components are N(0, 1), "
-            "which does not make the step valid"
+            f"{start}: {left.shown} is {left_value}, your line gives {right_value}"
+            if left.shown != left_value
+            else f"{start}: it should stay {left_value}, your line gives {right_value}"
         )
-        hint = rule or (
-            "each `=` must hold by the rules (linearity, independence, "
-            "Var(X) = E[X²] − E[X]²), or put the assumption in openly, as in E[q_a] = 0"
+        hint = (
+            rule
+            or self.known_mistake(right.value, known)
+            or self.diagnose(left, right.value, known)
         )
-        return f"{head}; {hint}"
-    head = (
-        f"{start}: {left.shown} is {left_value}, your line gives {right_value}"
-        if left.shown != left_value
-        else f"{start}: it should stay {left_value}, your line gives {right_value}"
-    )
-    hint = (
-        rule
-        or known_mistake(reader, right.value, known)
-        or diagnose(reader, left, right.value, known)
-    )
-    return head + (f"; {hint}" if hint else "")
+        return head + (f"; {hint}" if hint else "")
 
+    def known_mistake(self, given: RandomPolynomial, known: list[tuple[Side, str]]) -> str:
+        for wrong, message in known:
+            if self.reader.same_normal(given, wrong.value):
+                return message
+        return ""
 
-def known_mistake(
-    reader: StepReader, given: RandomPolynomial, known: list[tuple[Side, str]]
-) -> str:
-    for wrong, message in known:
-        if reader.same_normal(given, wrong.value):
-            return message
-    return ""
+    def diagnose(
+        self, reference: Side, given: RandomPolynomial, known: list[tuple[Side, str]]
+    ) -> str:
+        """Which classic wrong rule turns `reference` into the value the learner gave, if any."""
+        import sympy
 
-
-def diagnose(
-    reader: StepReader, reference: Side, given: RandomPolynomial, known: list[tuple[Side, str]]
-) -> str:
-    """Which classic wrong rule turns `reference` into the value the learner gave, if any."""
-    import sympy
-
-    dimension = reader.assumptions.dimension
-    for misconception, message in MISCONCEPTIONS:
-        try:
-            wrong = reader.value_of(reference.expr, misconception)
-        except CannotEvaluate:
-            continue
-        if reader.same_normal(wrong, given) and not reader.same_normal(wrong, reference.value):
-            return message.replace("{d}", dimension)
-    given, expected = at_normal(given), at_normal(reference.value)
-    if set(given) | set(expected) <= {CONSTANT}:
-        zero = sympy.Integer(0)
-        right, wrong_value = expected.get(CONSTANT, zero), given.get(CONSTANT, zero)
-        has_variance = any(str(f.func) == "Var" for f in reference.expr.atoms(sympy.Function))
-        if has_variance and right != 0 and reader.equal_scalars(wrong_value, sympy.sqrt(right)):
-            return "that is the standard deviation, √Var; the variance is its square"
-        if right != 0 and wrong_value != 0 and sympy.count_ops(wrong_value / right) < 20:
-            ratio = sympy.cancel(wrong_value / right)
-            if ratio.free_symbols <= {sympy.Symbol(dimension)} and ratio != 1:
-                return f"your value is {pretty(ratio)} times the right one"
-    return ""
+        dimension = self.reader.assumptions.dimension
+        for misconception, message in MISCONCEPTIONS:
+            try:
+                wrong = self.reader.value_of(reference.expr, misconception)
+            except CannotEvaluate:
+                continue
+            if self.reader.same_normal(wrong, given) and not self.reader.same_normal(
+                wrong, reference.value
+            ):
+                return message.replace("{d}", dimension)
+        given, expected = at_normal(given), at_normal(reference.value)
+        if set(given) | set(expected) <= {CONSTANT}:
+            zero = sympy.Integer(0)
+            right, wrong_value = expected.get(CONSTANT, zero), given.get(CONSTANT, zero)
+            has_variance = any(str(f.func) == "Var" for f in reference.expr.atoms(sympy.Function))
+            if (
+                has_variance
+                and right != 0
+                and self.reader.equal_scalars(wrong_value, sympy.sqrt(right))
+            ):
+                return "that is the standard deviation, √Var; the variance is its square"
+            if right != 0 and wrong_value != 0 and sympy.count_ops(wrong_value / right) < 20:
+                ratio = sympy.cancel(wrong_value / right)
+                if ratio.free_symbols <= {sympy.Symbol(dimension)} and ratio != 1:
+                    return f"your value is {pretty(ratio)} times the right one"
+        return ""

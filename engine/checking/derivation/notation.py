@@ -10,7 +10,10 @@ symbols whose names carry the meaning:
 - `Σ_a body`, `sum_a body`, `\\sum_{a=1}^{d_k} body` become `sum(zzsum_a*(body))`: the sum
   covers the product that follows it, up to the next `+`, `-`, `=` or closing bracket;
 - `∂p_i/∂s_j`, `\\frac{\\partial p_i}{\\partial s_j}` (and `dp_i/ds_j` for a defined quantity)
-  become the symbol `zzdiff_p_i_by_s_j`.
+  become the symbol `zzdiff_p_i_by_s_j`;
+- the operator `∂/∂v_j body` (`\\frac{\\partial}{\\partial v_j} body`), a derivative of what
+  follows it, becomes `sum(zzdop_v_j*(body))`, its body marked like a sum's; the reader takes
+  that derivative (`StepReader`), so nothing downstream sees this form.
 
 `read_marker` turns a marker name back into what it stands for.
 """
@@ -29,6 +32,7 @@ from engine.errors import AnswerError
 DOT_PREFIX = "zzdot_"
 SUM_PREFIX = "zzsum_"
 DERIVATIVE_PREFIX = "zzdiff_"
+OPERATOR_PREFIX = "zzdop_"
 _BY = "_by_"
 
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
@@ -88,13 +92,20 @@ def derivative_marker(quantity: str, variable: str) -> str:
     return f"{DERIVATIVE_PREFIX}{quantity}{_BY}{variable}"
 
 
+def operator_marker(variable: str) -> str:
+    return f"{OPERATOR_PREFIX}{variable}"
+
+
 def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
-    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), or None for other names."""
+    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)), or
+    None for other names."""
     if name.startswith(DOT_PREFIX):
         first, _, second = name[len(DOT_PREFIX) :].partition("_")
         return ("dot", (first, second))
     if name.startswith(SUM_PREFIX):
         return ("sum", (name[len(SUM_PREFIX) :],))
+    if name.startswith(OPERATOR_PREFIX):
+        return ("operator", (name[len(OPERATOR_PREFIX) :],))
     if name.startswith(DERIVATIVE_PREFIX) and _BY in name:
         quantity, _, variable = name[len(DERIVATIVE_PREFIX) :].partition(_BY)
         return ("derivative", (quantity, variable))
@@ -294,10 +305,40 @@ def _mark_derivatives(text: str, quantities: Collection[str], rename: Mapping[st
             return match.group(0)
         return marker(match)
 
-    text = partial.sub(marker, text)
+    text = _mark_operators(partial.sub(marker, text), rename)
     if "∂" in text:
         raise AnswerError("could not read this: write a derivative as ∂p_i/∂s_j")
     return total.sub(total_marker, text)
+
+
+# `∂/∂v_j`, `(∂)/(∂ v_j)` (from \frac{\partial}{\partial v_j}): a derivative of what follows.
+_OPERATOR_CORE = rf"(?:\(\s*∂\s*\)|∂)\s*/\s*(?:\(\s*∂\s*({_NAME})\s*\)|∂\s*({_NAME}))"
+_OPERATOR = re.compile(rf"\(\s*{_OPERATOR_CORE}\s*\)|{_OPERATOR_CORE}")
+
+
+# More derivative operators than this in one side are refused: each may double the terms.
+MAX_OPERATORS = 4
+
+
+def _mark_operators(text: str, rename: Mapping[str, str]) -> str:
+    """`∂/∂v_j Σ_t a_t v_t` -> `sum(zzdop_v_j*(Σ_t a_t v_t))`: the operator covers what follows
+    it as a sum's sign does (up to the next `+`, `-`, `=` or closing bracket)."""
+    if len(_OPERATOR.findall(text)) > MAX_OPERATORS:
+        raise AnswerError(
+            f"could not read this: write at most {MAX_OPERATORS} derivatives ∂/∂x in one expression"
+        )
+    found = _OPERATOR.search(text)
+    if found is None:
+        return text
+    variable = next(group for group in found.groups() if group is not None)
+    body_end = _body_end(text, found.end())
+    body = text[found.end() : body_end].strip()
+    if not body:
+        raise AnswerError("could not read this: write what to differentiate after ∂/∂x")
+    marked = (
+        f"sum({operator_marker(rename.get(variable, variable))}*({_mark_operators(body, rename)}))"
+    )
+    return text[: found.start()] + marked + _mark_operators(text[body_end:], rename)
 
 
 class PartialSum(AnswerError):

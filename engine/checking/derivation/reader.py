@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
+from engine.checking.derivation.derivative import Derivatives
 from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
     derivative_marker,
@@ -43,7 +46,7 @@ MAX_SIDES = 6
 # What a side that only names the quantity looks like: words, subscripts, a derivative, a call.
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 _USES = re.compile(r"\(this question uses [^)]*\)")
-_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff)_|moment)[A-Za-z0-9_]*")
+_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop)_|moment)[A-Za-z0-9_]*")
 # A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
 # command, a subscript, a call or a name with a subscript or power.
 _WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
@@ -118,12 +121,64 @@ _ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)
 # free indices (so that both i = j and i ≠ j are tried).
 CONCRETE_SIZES = (2, 3)
 MAX_INDEX_CHOICES = 30
+# A reader remembers what it has worked out (the author's sides, which scalars are equal): one
+# drill's lines compare the same target sides again and again. Bounded, so that no run of
+# hostile lines makes the memory grow.
+READERS_KEPT = 16
+MEMO_ENTRIES = 4096
+_Value = TypeVar("_Value")
+
+
+def reader_for(assumptions: Assumptions) -> StepReader:
+    """The reader for `assumptions`, shared by every step checked under them (a reader is a
+    pure function of its assumptions; the last `READERS_KEPT` are kept)."""
+    return _READERS.get_or(_key_of(assumptions), lambda: StepReader(assumptions))
+
+
+def _key_of(a: Assumptions) -> Hashable:
+    """`a` as a hashable value (its mappings as sorted pairs)."""
+    return (
+        a.normal_vectors, a.dimension, a.vector_indices, a.indices, a.count, a.symbols,
+        a.positive, a.integer, a.matrices,
+        tuple(sorted((name, tuple(spellings)) for name, spellings in a.aliases.items())),
+        tuple(sorted(a.definitions.items())),
+    )  # fmt: skip
+
+
+class _Memo(OrderedDict[Hashable, _Value]):
+    """A bounded memo: past `size` entries, the least recently used goes first. Safe to share
+    between threads (the work itself runs outside the lock)."""
+
+    def __init__(self, size: int = MEMO_ENTRIES) -> None:
+        super().__init__()
+        self.size = size
+        self._lock = threading.Lock()
+
+    def get_or(self, key: Hashable, work: Callable[[], _Value]) -> _Value:
+        with self._lock:
+            if key in self:
+                self.move_to_end(key)
+                return self[key]
+        value = work()
+        with self._lock:
+            self[key] = value
+            if len(self) > self.size:
+                self.popitem(last=False)
+        return value
+
+
+_READERS: _Memo[StepReader] = _Memo(READERS_KEPT)
 
 
 class StepReader:
-    """Reads and reduces the sides of steps under one set of assumptions."""
+    """Reads and reduces the sides of steps under one set of assumptions.
+
+    A reader does not change once built, so it remembers the author's sides it has read and the
+    scalars it has compared (`reader_for` shares one between the steps of a drill).
+    """
 
     def __init__(self, assumptions: Assumptions) -> None:
+        self._memo: _Memo[Any] = _Memo()
         self.assumptions = a = assumptions
         self.index_sizes = {i: a.dimension for i in a.vector_indices} | {
             i: a.count for i in a.indices
@@ -277,13 +332,28 @@ class StepReader:
             )
         return rewritten
 
+    def remember(self, key: Hashable, work: Callable[[], _Value]) -> _Value:
+        """What `work` gives, worked out once for `key` under this reader's assumptions.
+
+        `work` must be a pure function of `key` and the reader: the reader does not change once
+        built. Errors are not remembered (the next call raises them again)."""
+        value: _Value = self._memo.get_or(key, work)
+        return value
+
     def read(self, text: str, *, extra: set[str] | None = None) -> Any:
         """Read one side into SymPy, or raise AnswerError saying why not."""
+        from sympy.core.parameters import global_parameters
+
+        # SymPy's `evaluate(False)` changes what building the tree gives.
+        key = ("read", text, frozenset(extra or ()), global_parameters.evaluate)
+        return self.remember(key, lambda: self._read(text, extra))
+
+    def _read(self, text: str, extra: set[str] | None) -> Any:
         tree, vocabulary = self.tree(text, extra=extra)
         expr = build(tree, vocabulary)
         if isinstance(expr, tuple):
             raise AnswerError("could not read this: type one expression")
-        return expr
+        return Derivatives(self).applied(expr)
 
     def tree(self, text: str, *, extra: set[str] | None = None) -> tuple[Any, Vocabulary]:
         """One side as its checked syntax tree (as written, nothing simplified), with the
@@ -310,15 +380,41 @@ class StepReader:
             raise AnswerError("could not read this: it is not an expression") from None
         return tree, vocabulary
 
+    def as_written(self, side: Side) -> Any:
+        """A side read without SymPy's simplification where SymPy can build it so, else as read."""
+        import sympy
+
+        try:
+            with sympy.evaluate(False):
+                return self.read(side.text)
+        except (Exception, RecursionError):
+            return side.expr
+
     def side(self, text: str, expr: Any, misconceptions: Misconceptions | None = None) -> Side:
-        lowering = Lowering(self.model, misconceptions, self.definitions)
-        value = lowering.lower(expr)
-        return Side(text.strip(), expr, value, self.show(expr), frozenset(lowering.used))
+        value, used = self._lowered(expr, misconceptions)
+        return Side(text.strip(), expr, value, self.show(expr), used)
 
     def value_of(self, expr: Any, misconceptions: Misconceptions | None = None) -> Any:
-        return Lowering(self.model, misconceptions, self.definitions).lower(expr)
+        return self._lowered(expr, misconceptions)[0]
+
+    def _lowered(
+        self, expr: Any, misconceptions: Misconceptions | None
+    ) -> tuple[RandomPolynomial, frozenset[str]]:
+        """`expr` reduced (`expectation.Lowering`), and the rules the reduction used."""
+
+        def lower() -> tuple[RandomPolynomial, frozenset[str]]:
+            lowering = Lowering(self.model, misconceptions, self.definitions)
+            value = lowering.lower(expr)
+            return value, frozenset(lowering.used)
+
+        return self.remember(("lowered", expr, misconceptions), lower)
 
     def author_side(self, text: str) -> Side:
+        """The last side of an author's line (an expected step, a mistake, the line before),
+        read once per reader."""
+        return self.remember(("author side", text), lambda: self._author_side(text))
+
+    def _author_side(self, text: str) -> Side:
         last = split_sides(text)[-1]
         if not last.strip():
             raise AnswerError(f"`{text}` has no expression after its last `=`")
@@ -449,6 +545,9 @@ class StepReader:
         """Whether two scalars are equal; sums, derivatives and defined quantities written out."""
         if a == b:
             return True
+        return self.remember(("equal", a, b), lambda: self._equal_scalars(a, b))
+
+    def _equal_scalars(self, a: Any, b: Any) -> bool:
         vocabulary = self.vocabulary(set())
         if not (self._needs_terms(a) or self._needs_terms(b)):
             return equivalent(a, b, vocabulary)
@@ -548,7 +647,9 @@ class StepReader:
     # --- showing ----------------------------------------------------------------------------
 
     def show(self, expr: Any) -> str:
-        return _without_markers(_tidy(pretty(self._readable(expr))))
+        return self.remember(
+            ("show", expr), lambda: _without_markers(_tidy(pretty(self._readable(expr))))
+        )
 
     def show_value(self, value: RandomPolynomial) -> str:
         shown = display(at_normal(value), self.model)
@@ -625,6 +726,6 @@ def _without_markers(message: str) -> str:
     """Keep the reader's own marker names out of what a learner reads."""
     message = re.sub(r"zzsum_[A-Za-z0-9]+\s*[*·]?\s*", "", message)
     message = re.sub(
-        r",\s*zz(?:dot|diff)_[A-Za-z0-9_]+|zz(?:dot|diff)_[A-Za-z0-9_]+,?\s*", "", message
+        r",\s*zz(?:dot|diff|dop)_[A-Za-z0-9_]+|zz(?:dot|diff|dop)_[A-Za-z0-9_]+,?\s*", "", message
     )
     return message

@@ -4,7 +4,7 @@ Both sides of a broken `=` are reduced with the components' moments left as unkn
 E[x], m₂ for E[x²]). A classic wrong rule is a known change of those unknowns: squaring a mean
 turns μ into μ², taking E[X²] for E[X]² turns μ² into m₂, adding means turns μ_q μ_k into
 μ_q + μ_k. A sign error is found by flipping one term of the line. Each is named in the words
-a grader would use; `broken_rule` returns "" when no known rule fits.
+a grader would use; `WrongRules.broken_rule` returns "" when no known rule fits.
 """
 
 from __future__ import annotations
@@ -49,50 +49,100 @@ SUM_OF_VARIANCES = (
 MAX_SIGN_FLIPS = 8
 
 
-def broken_rule(reader: StepReader, left: Side, right: Side) -> str:
-    """The classic wrong rule that turns `left` into `right`, in words, or ""."""
-    try:
-        return _by_moments(reader, left, right) or _by_sign(reader, left, right)
-    except (CannotEvaluate, Exception, RecursionError):  # a hint is optional; a verdict is not
+class WrongRules:
+    """Finds the classic wrong rule behind an `=` that does not hold, with one reader."""
+
+    def __init__(self, reader: StepReader) -> None:
+        self.reader = reader
+
+    def broken_rule(self, left: Side, right: Side) -> str:
+        """The classic wrong rule that turns `left` into `right`, in words, or ""."""
+        try:
+            return self._by_moments(left, right) or self._by_sign(left, right)
+        except (CannotEvaluate, Exception, RecursionError):  # a hint is optional; a verdict is not
+            return ""
+
+    def _by_moments(self, left: Side, right: Side) -> str:
+        reader = self.reader
+        if not (set(left.value) <= {CONSTANT} and set(right.value) <= {CONSTANT}):
+            return ""
+        kind = _product_variance(right.expr)
+        if kind and not _product_variance(left.expr):
+            return PRODUCT_VARIANCE if kind == "product" else SUM_OF_VARIANCES
+        moments = polynomial_moments(left.value) | polynomial_moments(right.value)
+        if not moments:
+            return ""
+        import sympy
+
+        zero = sympy.Integer(0)
+        before = sympy.expand(left.value.get(CONSTANT, zero))
+        after = sympy.expand(right.value.get(CONSTANT, zero))
+        means = sorted((s for s in moments if _power(s) == 1), key=str)
+        seconds = {_vector(s): s for s in moments if _power(s) == 2}
+
+        def matches(changed: Any) -> bool:
+            return reader.equal_scalars(sympy.expand(changed), after)
+
+        squared_some = (
+            matches(before.xreplace({m: m**2 for m in chosen}))
+            for size in range(1, len(means) + 1)
+            for chosen in itertools.combinations(means, size)
+        )
+        if means and (matches(before**2) or any(squared_some)):
+            return self._squared_message(right.expr)
+        for mapping, how in _second_moment_changes(means, seconds):
+            changed = before.subs(mapping) if how == "subs" else before.xreplace(mapping)
+            if matches(changed):
+                return SECOND_MOMENT
+        if len(means) >= 2:
+            product, total = sympy.Mul(*means[:2]), sympy.Add(*means[:2])
+            if not before.has(total) and matches(before.subs(product, total)):
+                return SUM_OF_MEANS
         return ""
 
+    def _squared_message(self, expr: Any) -> str:
+        import sympy
 
-def _by_moments(reader: StepReader, left: Side, right: Side) -> str:
-    if not (set(left.value) <= {CONSTANT} and set(right.value) <= {CONSTANT}):
+        for node in sympy.preorder_traversal(expr):
+            if (
+                isinstance(node, sympy.Pow)
+                and node.exp == 2
+                and str(getattr(node.base, "func", "")) == "E"
+            ):
+                mean = self._shown(node.base)
+                return SQUARED.format(squared=f"{mean}²", mean=mean)
+        return SQUARED.format(squared="E[X]²", mean="E[X]")
+
+    def _shown(self, mean: Any) -> str:
+        shown = self.reader.show(mean)
+        if shown.startswith("E(") and shown.endswith(")"):
+            return f"E[{shown[2:-1]}]"
+        return shown
+
+    def _by_sign(self, left: Side, right: Side) -> str:
+        """A sign error: the line follows once one of its terms (or the whole line) is
+        negated."""
+        import sympy
+
+        reader = self.reader
+        if reader.follows(left.value, reader.value_of(-right.expr)):
+            terms = sympy.Add.make_args(sympy.expand(right.expr))
+            squares = any(_is_squared_mean(t) for t in terms)
+            return VARIANCE_REVERSED if squares else SIGN.format(term="the whole line")
+        flips = 0
+        for node in sympy.preorder_traversal(right.expr):
+            if not isinstance(node, sympy.Add):
+                continue
+            for term in node.args:
+                flips += 1
+                if flips > MAX_SIGN_FLIPS:
+                    return ""
+                flipped = right.expr.xreplace({node: node - 2 * term})
+                if reader.follows(left.value, reader.value_of(flipped)):
+                    if _is_squared_mean(term):
+                        return VARIANCE_SIGN
+                    return SIGN.format(term=reader.show(term))
         return ""
-    kind = _product_variance(right.expr)
-    if kind and not _product_variance(left.expr):
-        return PRODUCT_VARIANCE if kind == "product" else SUM_OF_VARIANCES
-    moments = polynomial_moments(left.value) | polynomial_moments(right.value)
-    if not moments:
-        return ""
-    import sympy
-
-    zero = sympy.Integer(0)
-    before = sympy.expand(left.value.get(CONSTANT, zero))
-    after = sympy.expand(right.value.get(CONSTANT, zero))
-    means = sorted((s for s in moments if _power(s) == 1), key=str)
-    seconds = {_vector(s): s for s in moments if _power(s) == 2}
-
-    def matches(changed: Any) -> bool:
-        return reader.equal_scalars(sympy.expand(changed), after)
-
-    squared_some = (
-        matches(before.xreplace({m: m**2 for m in chosen}))
-        for size in range(1, len(means) + 1)
-        for chosen in itertools.combinations(means, size)
-    )
-    if means and (matches(before**2) or any(squared_some)):
-        return _squared_message(reader, right.expr)
-    for mapping, how in _second_moment_changes(means, seconds):
-        changed = before.subs(mapping) if how == "subs" else before.xreplace(mapping)
-        if matches(changed):
-            return SECOND_MOMENT
-    if len(means) >= 2:
-        product, total = sympy.Mul(*means[:2]), sympy.Add(*means[:2])
-        if not before.has(total) and matches(before.subs(product, total)):
-            return SUM_OF_MEANS
-    return ""
 
 
 def _second_moment_changes(means: list[Any], seconds: dict[str, Any]) -> Iterator[Any]:
@@ -104,50 +154,6 @@ def _second_moment_changes(means: list[Any], seconds: dict[str, Any]) -> Iterato
             yield {m**2: s for m, s in chosen}, "subs"
             yield {s: m**2 for m, s in chosen}, "subs"
             yield {m: s for m, s in chosen}, "xreplace"
-
-
-def _squared_message(reader: StepReader, expr: Any) -> str:
-    import sympy
-
-    for node in sympy.preorder_traversal(expr):
-        if (
-            isinstance(node, sympy.Pow)
-            and node.exp == 2
-            and str(getattr(node.base, "func", "")) == "E"
-        ):
-            mean = _shown(reader, node.base)
-            return SQUARED.format(squared=f"{mean}²", mean=mean)
-    return SQUARED.format(squared="E[X]²", mean="E[X]")
-
-
-def _shown(reader: StepReader, mean: Any) -> str:
-    shown = reader.show(mean)
-    if shown.startswith("E(") and shown.endswith(")"):
-        return f"E[{shown[2:-1]}]"
-    return shown
-
-
-def _by_sign(reader: StepReader, left: Side, right: Side) -> str:
-    """A sign error: the line follows once one of its terms (or the whole line) is negated."""
-    import sympy
-
-    if reader.follows(left.value, reader.value_of(-right.expr)):
-        squares = any(_is_squared_mean(t) for t in sympy.Add.make_args(sympy.expand(right.expr)))
-        return VARIANCE_REVERSED if squares else SIGN.format(term="the whole line")
-    flips = 0
-    for node in sympy.preorder_traversal(right.expr):
-        if not isinstance(node, sympy.Add):
-            continue
-        for term in node.args:
-            flips += 1
-            if flips > MAX_SIGN_FLIPS:
-                return ""
-            flipped = right.expr.xreplace({node: node - 2 * term})
-            if reader.follows(left.value, reader.value_of(flipped)):
-                if _is_squared_mean(term):
-                    return VARIANCE_SIGN
-                return SIGN.format(term=reader.show(term))
-    return ""
 
 
 def _is_squared_mean(term: Any) -> bool:

@@ -3,7 +3,7 @@
 A step such as Σ_a E[q_a] E[k_a] = Σ_a 0 · 0 puts in the value of each moment. Compared by
 value alone, Σ_a 1 · 0, Σ_a (0 + 0) or d_k²/d_k² (for Σ_a Var(q_a k_a)/d_k) pass as well, since
 they happen to give the same number; a grader marks them wrong, because a moment got a value
-that is not its own, or a product became a sum, or a minus became a plus. `misplaced_values`
+that is not its own, or a product became a sum, or a minus became a plus. `Substitutions.misplaced`
 walks the two sides as written (their syntax trees, nothing simplified) side by side: where
 the line before has a random quantity (an E, a Var, a Σ, a component) and the line has plain
 numbers in its place, the numbers must be that quantity's value, and an operation joining
@@ -14,32 +14,50 @@ the two sides do not line up, nothing is concluded: the value comparison has the
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.checking.derivation.notation import OPERATOR_PREFIX
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.reading.safe_ast import Vocabulary
 from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError
 
+if TYPE_CHECKING:
+    from engine.checking.derivation.reader import StepReader
+
 _RANDOM_CALLS = {"E", "Var", "sum"}
 _MAX_DEPTH = 40
 
 
-def misplaced_values(reader: Any, left: str, right: str) -> bool:
-    """Whether the side `right` puts values in for the random quantities of the side `left`
-    that are not theirs, or changes an operation between them (see the module's text).
-    `reader` is the `StepReader` both sides were read with."""
-    try:
-        left_tree, left_words = reader.tree(left, extra=reader.names_in(left))
-        right_tree, right_words = reader.tree(right, extra=reader.names_in(right))
-    except AnswerError:
-        return False
-    matcher = _Matcher(reader, left_words, right_words)
-    return matcher.match(_pull_out_of_sums(left_tree), _pull_out_of_sums(right_tree)) is False
+class Substitutions:
+    """Whether the values a line puts in for random quantities are theirs, with one reader."""
+
+    def __init__(self, reader: StepReader) -> None:
+        self.reader = reader
+
+    def misplaced(self, left: str, right: str) -> bool:
+        """Whether the side `right` puts values in for the random quantities of the side `left`
+        that are not theirs, or changes an operation between them (see the module's text).
+        Both are read with this reader, which remembers the answer."""
+        return self.reader.remember(
+            ("misplaced", left, right), lambda: self._misplaced(left, right)
+        )
+
+    def _misplaced(self, left: str, right: str) -> bool:
+        reader = self.reader
+        try:
+            left_tree, left_words = reader.tree(left, extra=reader.names_in(left))
+            right_tree, right_words = reader.tree(right, extra=reader.names_in(right))
+        except AnswerError:
+            return False
+        if _has_operator(left_tree) or _has_operator(right_tree):
+            return False  # ∂/∂x body is not what it is written as: the values decide
+        matcher = _Matcher(reader, left_words, right_words)
+        return matcher.match(_pull_out_of_sums(left_tree), _pull_out_of_sums(right_tree)) is False
 
 
 class _Matcher:
-    def __init__(self, reader: Any, left: Vocabulary, right: Vocabulary) -> None:
+    def __init__(self, reader: StepReader, left: Vocabulary, right: Vocabulary) -> None:
         self.reader, self.left, self.right = reader, left, right
 
     def random(self, node: ast.expr) -> bool:
@@ -146,6 +164,11 @@ def _same_call(left: ast.Call, right: ast.Call) -> bool:
 
 def _name(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def _has_operator(node: ast.expr) -> bool:
+    """Whether a tree holds the derivative operator ∂/∂x (`notation` marks it)."""
+    return any(_name(part).startswith(OPERATOR_PREFIX) for part in ast.walk(node))
 
 
 def _is_index(node: ast.expr) -> bool:

@@ -261,7 +261,7 @@ _NUMPY_FUNCTIONS = frozenset(
     | {"divide", "true_divide", "maximum", "minimum", "abs", "square", "array", "asarray"}
     | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
     | {"inf", "infty", "NINF", "newaxis", "reshape", "finfo", "float16"}
-    | {"exp2", "log2", "log10", "expm1", "log1p"}
+    | {"exp2", "log2", "log10", "expm1", "log1p", "size", "ndim", "tensordot"}
 )
 _MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow", "nan"})
 _ARRAY_METHODS = frozenset(

@@ -12,6 +12,7 @@ inside the functions, so importing this module stays cheap.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -149,6 +150,10 @@ def check_expression(
     given = _off_the_diagonal(_as_stated(given, equal), question)
     shown = pretty(given)
     verdict = _judge(given, target, known_mistakes, vocabulary, tolerance)
+    if not verdict.correct and _LEADING_TERM.search(question) and _same_leading_term(given, target):
+        # `T^2 (2 d_k - 1)`, the exact count, where the question asks for the leading term.
+        feedback = "correct: its leading term is the one asked for"
+        verdict = Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
     if rounded is not None:
         # `√512 ≈ 22.6`: the exact link is the answer when it is right, and the rounded value
         # must be that link to the digits it shows; otherwise the rounded value is the answer.
@@ -185,6 +190,36 @@ def check_expression(
             feedback="; ".join([*rewritten.notes, verdict.feedback]),
         )
     return verdict
+
+
+MAX_LEADING_OPS = 60
+MAX_LEADING_POWER = 6
+_LEADING_TERM = re.compile(r"\bleading\s+(?:term|order)\b", re.IGNORECASE)
+
+
+def _same_leading_term(given: Any, target: Any) -> bool:
+    """Whether two polynomials have the same terms of highest total degree (`2T²d_k − T²` and
+    `2T²d_k`): what a question that asks for the leading term wants."""
+    import sympy as sp
+
+    names = sorted(given.free_symbols | target.free_symbols, key=str)
+    if not names or not all(name.is_commutative for name in names):
+        return False
+    for expr in (given, target):  # expanding must stay cheap: `(a + b)^90` would not
+        powers = [p.exp for p in expr.atoms(sp.Pow) if p.exp.is_Number]
+        if sp.count_ops(expr) > MAX_LEADING_OPS or any(abs(e) > MAX_LEADING_POWER for e in powers):
+            return False
+    scale = sp.Dummy("t", positive=True)
+    try:
+        leading = []
+        for expr in (given, target):
+            scaled = sp.expand(expr.subs({n: n * scale for n in names}, simultaneous=True))
+            poly = sp.Poly(scaled, scale)
+            leading.append((poly.degree(), poly.LC()))
+    except (sp.PolynomialError, sp.GeneratorsNeeded, TypeError, ValueError):
+        return False
+    (given_degree, given_lead), (target_degree, target_lead) = leading
+    return given_degree == target_degree > 0 and sp.expand(given_lead - target_lead) == 0
 
 
 def _families(known: Iterable[str], aliases: Aliases) -> frozenset[str]:
@@ -515,6 +550,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
             symbols=vocabulary.symbols,
             aliases=aliases,
             matrices=vocabulary.matrices,
+            families=vocabulary.families,
         )
         tree = parse_tree(plain, vocabulary)
     except AnswerError:
@@ -596,7 +632,10 @@ def _check_equation(
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = f"{pretty(given_left)} = {pretty(given_right)}"
-    if _proportional(given_left - given_right, target, vocabulary):
+    given = given_left - given_right
+    if _proportional(given, target, vocabulary) or _proportional(
+        _numerator(given), _numerator(target), vocabulary
+    ):
         return Verdict(correct=True, interpreted_as=shown, feedback="correct", score=1.0)
     for wrong, message in known_mistakes:
         if _proportional(given_left - given_right, wrong, vocabulary):
@@ -604,6 +643,17 @@ def _check_equation(
     return Verdict(
         correct=False, interpreted_as=shown, feedback="not equivalent to the expected equation"
     )
+
+
+def _numerator(difference: Any) -> Any:
+    """The numerator of an equation's two sides' difference over one denominator: `1/x + 1/y = 2`
+    holds where x + y − 2xy = 0, as `y = x/(2x − 1)` does (a denominator is never 0 where an
+    equation is defined, so clearing it changes no solution)."""
+    import sympy
+
+    if not difference.is_commutative or sympy.count_ops(difference) > MAX_LEADING_OPS:
+        return difference
+    return sympy.fraction(sympy.together(difference))[0]
 
 
 def _proportional(given: Any, target: Any, vocabulary: Vocabulary) -> bool:
@@ -651,8 +701,19 @@ def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> 
 
 
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
+    """The bank author's expression, read once per item: grading every answer to a card reads
+    the same expected answer and listed mistakes, so the reading is remembered (SymPy
+    expressions are immutable, and the key holds everything the reading depends on)."""
+    spellings = tuple((name, tuple(written)) for name, written in aliases.items())
+    return _read_author_once(text, vocabulary, spellings)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_author_once(
+    text: str, vocabulary: Vocabulary, spellings: tuple[tuple[str, tuple[str, ...]], ...]
+) -> Any:
     try:
-        return read_expression(text, replace(vocabulary, author=True), aliases=aliases)
+        return read_expression(text, replace(vocabulary, author=True), aliases=dict(spellings))
     except AnswerError as error:
         raise BankError([f"the expression `{text}` cannot be read: {error}"]) from None
 

@@ -106,6 +106,15 @@ _NO_SINGLE_VALUE = re.compile(
 
 
 _LIST_REFUSED = "a list of values is not an answer here"
+# `nan`, `NaN`, `np.nan`, `float('nan')`: the claim that the result is not a number, readable and
+# never equal to the real number a question asks for.
+_NOT_A_NUMBER = re.compile(
+    r"\s*(?:(?:np|numpy|math|torch)\s*\.\s*)?nan\s*|\s*float\s*\(\s*['\"]nan['\"]\s*\)\s*",
+    re.IGNORECASE,
+)
+# `16,777,216`: digits grouped in thousands by commas are one number (a list needs more than
+# that, and a decimal comma has fewer than three digits after it: `22,6`).
+_THOUSANDS = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:,\d{3})+(?![\w,]|\.\d*,)")
 
 
 @dataclass(frozen=True)
@@ -138,6 +147,10 @@ def check_number(
         if _NO_SINGLE_VALUE.fullmatch(answer):
             # A readable claim that there is no value to give: wrong where the question has one.
             return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
+        if _NOT_A_NUMBER.fullmatch(answer):
+            return Verdict(
+                correct=False, interpreted_as="NaN", feedback="NaN is no value; the answer is one"
+            )
         refuse_final_exclamation(answer, factorials=False)
         chain = split_chain(rewrite(answer).text, colon=False)
         links, label_problem = _without_label(chain, question, unit)
@@ -199,6 +212,9 @@ def check_number(
         and not _rounded_operands_allow(links[-1], final, expected, tolerance)
     ):
         miss = _miss(final.value, expected, tolerance)
+        if final.unitless and _step_holds(final, expected, allowed, unit):
+            # `16,777,216` asked in millions: the count itself, not in the unit asked for.
+            miss = f"{final.shown} counts without the prefix of {unit}; give the answer in {unit}"
         if disagreement:
             miss = f"{miss}; {disagreement}"
         if final.converted:
@@ -268,7 +284,7 @@ def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
         head, inner = group
         head_reading = _read(head, unit, tolerance)
         working = _working_value(inner, unit)
-        if working is None:
+        if working is None or _overflow_remark(inner, working):
             return head_reading  # a remark in words: `0 (by symmetry)`
         if not _agrees(working, head_reading.value, head, unit, tolerance) and not _solves(
             inner, head_reading.value
@@ -342,6 +358,12 @@ def _working_value(inner: str, unit: str | None) -> float | None:
         except AnswerError:
             continue
     return None
+
+
+def _overflow_remark(inner: str, working: float) -> bool:
+    """`88.7 (exp(88.8) = inf)`: an equation that ends in infinity says where overflow starts;
+    no working reaches a finite number through an infinite one."""
+    return math.isinf(working) and len([link for link in split_chain(inner).links if link]) > 1
 
 
 def _solves(inner: str, value: float) -> bool:
@@ -448,7 +470,7 @@ def _plain_spellings(text: str) -> str:
     text = _LOG_OF_SCIENTIFIC.sub(r"(\1(\2) + (\3)*\1(10))", text)
     if re.fullmatch(r"[-+]?\d+,\d{1,2}", text.strip()):  # 22,6: a decimal comma
         text = text.replace(",", ".")
-    return text
+    return _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
 
 
 def _value(text: str) -> tuple[Any, float]:

@@ -118,6 +118,13 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
         separators = {i for i in top_level if expanded[i].kind == "comma"}
     else:
         separators = {i for i in top_level if expanded[i].text in {"x", "by", "*"}}
+    if not separators:
+        # `(5 32)`: two numbers side by side are two dimensions; nobody writes 160 as `5 32`.
+        numbers = [i for i in top_level if expanded[i].kind == "number"]
+        if len(numbers) == len(top_level) > 1:
+            expanded = [token for i in numbers for token in (Token("comma", ","), expanded[i])]
+            expanded.pop(0)
+            separators = {i for i, token in enumerate(expanded) if token.kind == "comma"}
     groups: list[list[Token]] = [[]]
     for i, token in enumerate(expanded):
         if i in separators:

@@ -39,6 +39,11 @@ _PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _IDENTITY = re.compile(
     r"(?:I_?\{?([1-8₁-₈])\}?|(?:(?:np|numpy)\s*\.\s*)?(?:eye|identity)\s*\(\s*([1-8])\s*\))"
 )
+# `I`, `the identity`: the identity matrix, of the size the question asks for.
+_BARE_IDENTITY = re.compile(r"\s*(?:I|(?:the\s+)?identity(?:\s+matrix)?)\s*", re.IGNORECASE)
+MAX_IDENTITY = 8
+# `one-hot: [0, 0, 1]`, `row 1: [1, 1, 0]`: a label in words before the list.
+_LABEL = re.compile(r"^\s*[A-Za-z][\w '-]{0,40}?\s*:\s*(?=[\[(])")
 _ROUNDED = re.compile(r"^\s*(?:≈|~|\\approx\s*)")
 _PERCENT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))\s*%")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
@@ -265,6 +270,9 @@ def check_vector(
     tolerance = _Tolerance(abs_tol, rel_tol, precision)
     try:
         links = _links(answer)
+        square = target.ndim == 2 and target.shape[0] == target.shape[1] <= MAX_IDENTITY
+        if square and _BARE_IDENTITY.fullmatch(links[-1]):
+            links[-1] = f"I_{target.shape[0]}"  # `= I`: the identity of the size asked for
         given = np.asarray(parse_vector(links[-1]), dtype=float)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
@@ -323,7 +331,7 @@ class _Tolerance:
 def _links(answer: str) -> list[str]:
     """The links of a chain (`row 1 = [1, 1, 0]`, `≈ [0.09, 0.24, 0.67]`), the answer last."""
     check_size(answer, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
-    links = list(split_chain(answer, colon=False).links)
+    links = list(split_chain(_LABEL.sub("", answer, count=1), colon=False).links)
     if not links[-1].strip():
         return [answer]
     # `[0.09, 0.24, 0.67] (rounded)`, `[0.19, -0.06] (= p ⊙ (g − p·g))`: a remark, or working

@@ -38,21 +38,106 @@ _DOT_TERM = re.compile(
     r"([A-Za-z])_\{?([A-Za-z])\}?\s*(?:[*·⋅]|\\cdot)?\s*([A-Za-z])_\{?([A-Za-z])\}?"
 )
 _TERM_ENDS = {"+", "-", "=", "≈", ",", "<", ">", "≤", "≥", "−", "–"}
+# After these a sign belongs to the operand that follows (`e^-m`, `x * -1`), not a new term.
+_SIGNED = {"^", "*", "/", "·", "×"}
 
 
-def expand_big_operators(text: str, known: Collection[str] = ()) -> str:
+def expand_big_operators(
+    text: str, known: Collection[str] = (), families: Collection[str] | None = None
+) -> str:
     """Rewrite every bounded sum or product whose term does not depend on its index.
 
     `known` holds the question's multi-letter symbols (`d_k`): their subscript is part of their
-    name, so `d_k` does not depend on an index `k`.
+    name, so `d_k` does not depend on an index `k`. With `families`, the bases of the indexed
+    families of a typed answer's question (`s` for s_j), a sum written as a function without
+    its index is read too (`_index_free_sums`); a derivation step spells its sums its own way.
     """
     if len(text) > MAX_LENGTH:
         return text
+    if families is not None:
+        text = _index_free_sums(text, frozenset(known), frozenset(families))
     text = _written_out_series(text, frozenset(known))
     operators = len(_OPERATOR.findall(text))
     if not operators or operators > MAX_OPERATORS:
         return text  # more sums than any answer has are left for the parser to refuse
     return _expand(text, frozenset(known), depth=0)
+
+
+# `sum(` written as a function, without an index after it.
+_SUM_CALL = re.compile(r"(?<![A-Za-z0-9_\\.])sum\s*\(")
+# Python's `sum(t for j in range(n))`.
+_GENERATOR = re.compile(r"^(.+?)\s+for\s+([A-Za-z])\s+in\s+range\s*\(.*\)\s*$", re.DOTALL)
+_INDEX_LETTERS = "ijklmn"
+
+
+def _index_free_sums(text: str, known: frozenset[str], families: frozenset[str]) -> str:
+    """`sum(exp(s_j - m))`, Python's `sum(exp(s_j - m) for j in range(n))` and NumPy's
+    `sum(exp(s - m))` over the vector s: a sum written without its index runs over the one index
+    its term carries (or over the family it names whole), so each is rewritten `sum_j (...)`."""
+    if "sum" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    for _ in range(MAX_OPERATORS):
+        match = _SUM_CALL.search(text, i)
+        if match is None:
+            break
+        group = _group(text, match.end() - 1)
+        if group is None:
+            break
+        inner, end = group
+        rewritten = _indexed(inner, known, families)
+        out.append(text[i : match.start()])
+        out.append(text[match.start() : end] if rewritten is None else rewritten)
+        i = end
+    out.append(text[i:])
+    return "".join(out)
+
+
+def _indexed(inner: str, known: frozenset[str], families: frozenset[str]) -> str | None:
+    outside = _outside_brackets(inner)
+    if "," in outside:
+        # `sum(term, k)` names its index: read as Σ_k, so that the letter chosen does not matter.
+        term, _, index = inner.rpartition(",")
+        index = index.strip()
+        single = outside.count(",") == 1 and len(index) == 1 and index in _INDEX_LETTERS
+        return f"sum_{index} ({term})" if single and term.strip() else None
+    generator = _GENERATOR.match(inner)
+    if generator:
+        return f"sum_{generator.group(2)} ({generator.group(1)})"
+    letters = _subscript_letters(inner, known)
+    if len(letters) == 1:
+        return f"sum_{letters.pop()} ({inner})"
+    if letters or not families:
+        return None
+    whole = re.compile(r"(?<![A-Za-z0-9_\\])(" + "|".join(sorted(families)) + r")(?![\w(])")
+    if not whole.search(inner):
+        return None
+    letter = _bound_letter(inner, known)
+    if letter is None:
+        return None
+    return f"sum_{letter} ({whole.sub(lambda m: f'{m.group(1)}_{letter}', inner)})"
+
+
+def _subscript_letters(term: str, known: frozenset[str]) -> set[str]:
+    """The index letters `term` uses in subscripts (`s_j`), not counting declared names (`d_k`)
+    nor a letter standing alone, which may be a symbol of its own (the maximum m)."""
+    letters: set[str] = set()
+    for word in _WORD.finditer(term):
+        name = word.group()
+        base, _, subscript = name.partition("_")
+        plain = base + "_" + subscript.strip("{}").replace(",", "").replace(" ", "")
+        if subscript and plain not in known and name not in known:
+            letters |= {c for c in subscript if c in _INDEX_LETTERS}
+    return letters
+
+
+def _outside_brackets(text: str) -> str:
+    depth, out = 0, []
+    for char in text:
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
+        out.append(char if depth == 0 else " ")
+    return "".join(out)
 
 
 # `x_1 + x_2 + … + x_n`: a sum written out with an ellipsis.
@@ -312,6 +397,7 @@ def _term_end(text: str, i: int) -> int:
     depth = 0
     j = i
     seen_operand = False
+    previous = ""
     while j < len(text):
         char = text[j]
         if char in "([{":
@@ -320,10 +406,11 @@ def _term_end(text: str, i: int) -> int:
             if depth == 0:
                 return j
             depth -= 1
-        elif depth == 0 and char in _TERM_ENDS and seen_operand:
+        elif depth == 0 and char in _TERM_ENDS and seen_operand and previous not in _SIGNED:
             return j
         if not char.isspace():
             seen_operand = True
+            previous = char
         j += 1
     return j
 

@@ -70,20 +70,51 @@ def normalise(
     symbols: Collection[str] = (),
     aliases: Mapping[str, Sequence[str]] | None = None,
     matrices: Collection[str] = (),
+    families: Collection[str] | None = None,
 ) -> str:
     """Rewrite `text` into the ASCII expression language that `safe_ast` reads.
 
     `symbols` are the canonical names the question uses, `aliases` maps a canonical name to its
     other spellings, and `matrices` names the symbols that stand for matrices (a `^T` after one of
-    them is always a transpose). Raises AnswerError for LaTeX that cannot be read.
+    them is always a transpose). `families` (a typed answer's indexed families, `s` for s_j) lets
+    a sum written without its index be read (`big_operators`). Raises AnswerError for LaTeX that
+    cannot be read.
     """
     names = _NameTable(symbols, aliases or {})
-    text = expand_big_operators(text, names.whole)
+    text = expand_big_operators(text, names.whole, families)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     _refuse_sign_slips(tokens)
+    tokens = _root_exponents(tokens)
     tokens = _mark_transposes(tokens, names, set(matrices))
     tokens = apply_functions(names.resolve(tokens), names)
     return _assemble(_wrap_roots(tokens), names)
+
+
+def _root_exponents(tokens: list[Token]) -> list[Token]:
+    """`d_k^1/2` is d_k^(1/2): an exponent of 1 is never written on purpose, so `^1/n` with a
+    whole number n is the root that the missing brackets were meant to make."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        window = tokens[i : i + 4]
+        after = tokens[i + 4] if i + 4 < len(tokens) else None
+        if (
+            len(window) == 4
+            and window[0].text in {"^", "**"}
+            and window[1].text == "1"
+            and window[2].text == "/"
+            and window[3].kind == "number"
+            and window[3].text.isdigit()
+            and (after is None or (after.kind in {"op", "close", "comma"} and after.text != "^"))
+            and (after is None or after.text != "**")
+        ):
+            out += [window[0], Token("open", "("), window[1], window[2], window[3]]
+            out.append(Token("close", ")"))
+            i += 4
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
 
 
 def tokenise(text: str) -> list[Token]:

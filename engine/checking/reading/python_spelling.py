@@ -38,7 +38,9 @@ _METHOD_CALL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 # `K.mT`: the matrix transpose of NumPy 2 and PyTorch (the last two axes), `K.T` for a matrix.
 _MATRIX_TRANSPOSE = re.compile(r"\.\s*mT\b(?!\s*\()")
 _SOFTMAX_CALL = re.compile(r"\b(?:softmax|Softmax)\s*\(")
-_AXIS_KEYWORD = re.compile(r"^\s*(?:axis|dim)\s*=\s*([-+−]?\s*\d+)\s*$")
+# The axis of a softmax, by keyword or as its second argument (`F.softmax(S, -1)`, SciPy's
+# `softmax(S, 1)`): both libraries take the axis second.
+_AXIS_KEYWORD = re.compile(r"^\s*(?:(?:axis|dim)\s*=\s*)?([-+−]?\s*\d+)\s*$")
 # Two-argument functions that are operators: np.matmul(A, B) is A @ B.
 _OPERATOR_FUNCTIONS = {"matmul": "@", "dot": "@", "power": "**", "subtract": "-", "add": "+"}
 _OPERATOR_FUNCTIONS |= {"multiply": "*", "divide": "/", "true_divide": "/"}
@@ -62,7 +64,7 @@ def rewrite(text: str) -> Rewritten:
     In PyTorch code (`torch.`, `F.softmax`, `dim=`) `K.transpose(-2, -1)` swaps the last two
     axes, as PyTorch's transpose does; in NumPy it is a no-op and is read as such."""
     result = Rewritten(text, torch=bool(_TORCH.search(text)))
-    if "." not in text and "=" not in text and "|" not in text:
+    if "." not in text and "=" not in text and "|" not in text and "," not in text:
         return result
     result.text = _MODULE_CONSTANT.sub(lambda m: _CONSTANTS.get(m.group(1), m.group(1)), text)
     result.text = _MATRIX_TRANSPOSE.sub(".T", result.text)

@@ -268,6 +268,8 @@ class _Checker:
             self.check(node.func)  # refuses attributes, subscripts and the like by name
             raise refuse("only known functions can be called")
         name = node.func.id
+        if name not in FUNCTION_NAMES and "_" not in name and (near := _misspelt(name)):
+            node.func.id = name = near  # `sofmax(...)`, `sqtr(...)`: a slip of the keys
         if name not in FUNCTION_NAMES:
             if "_" in name:  # `p_k(...)` is an unknown symbol times a bracket, not a call
                 self._check_name(name)
@@ -290,6 +292,31 @@ class _Checker:
         exponent = _constant_value(node.right)
         if exponent is not None and abs(exponent) > self.vocabulary.limit(MAX_EXPONENT):
             raise refuse(f"exponent too large: keep exponents below {MAX_EXPONENT}")
+
+
+# A name this short is too close to too much (`sqr` may mean a square) to be read as a slip.
+_MIN_SLIP_LENGTH = 4
+
+
+def _misspelt(name: str) -> str | None:
+    """The known function `name` is one slip away from (a letter left out, added, changed, or
+    two neighbours swapped), when there is exactly one and both are long enough to tell."""
+    if len(name) < _MIN_SLIP_LENGTH:
+        return None
+    near = {known for known in FUNCTION_NAMES if _one_slip(name, known)}
+    found = near.pop() if len(near) == 1 else ""
+    return found if len(found) >= _MIN_SLIP_LENGTH else None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        swapped = len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+        return len(diff) == 1 or (swapped and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _power_nesting(node: ast.AST) -> int:

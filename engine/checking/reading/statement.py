@@ -104,6 +104,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
         statement = statement.rstrip("?")
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
+    statement = _without_comma_remark(statement)
     links, relations = [], []
     depth, start = 0, 0
     i = 0
@@ -127,6 +128,25 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
         links.pop(0)
         relations.pop(0)
     return Chain(tuple(links), tuple(relations))
+
+
+def _without_comma_remark(statement: str) -> str:
+    """`1, whatever d_k is`, `p_i(1 - p_i), like a sigmoid`: a remark in words after a comma
+    (two words or more, so that `(B, heads)` stays a list) is dropped."""
+    depth = 0
+    for at in range(len(statement) - 1, -1, -1):
+        depth += {")": 1, "]": 1, "}": 1, "(": -1, "[": -1, "{": -1}.get(statement[at], 0)
+        if depth == 0 and statement[at] == ",":
+            head, tail = statement[:at].strip(), statement[at + 1 :]
+            if head and len(_prose_words(tail)) >= 2:
+                return head
+            return statement
+    return statement
+
+
+def _prose_words(text: str) -> list[str]:
+    words = re.findall(r"(?<![A-Za-z_\\])[A-Za-z]{2,}(?![A-Za-z_(])", text)
+    return [word for word in words if word.lower() not in _MATH_WORDS]
 
 
 def _last_statement(text: str) -> str:
@@ -173,8 +193,7 @@ def is_plain_number(text: str) -> bool:
 
 def has_words(text: str, known: frozenset[str] = frozenset()) -> bool:
     """Whether `text` holds prose: a word of two or more letters that is not a known name."""
-    words = re.findall(r"(?<![A-Za-z_\\])[A-Za-z]{2,}(?![A-Za-z_(])", text)
-    return any(word not in known and word.lower() not in _MATH_WORDS for word in words)
+    return any(word not in known for word in _prose_words(text))
 
 
 _MATH_WORDS = frozenset(

@@ -50,7 +50,7 @@ _SYMBOL_CHARS = {
     "✕": "*", "✖": "*", "⨯": "*",
     "ᵀ": TRANSPOSE_MARK, "ᵗ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK, "⁄": "/", "∕": "/", "∞": "inf",
 }  # fmt: skip
-_SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
+SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+", strict=True))
 
 _LATEX_WRAPPERS = {"operatorname", "mathrm", "text", "textrm", "mathbf", "mathit", "boldsymbol"}
@@ -91,8 +91,8 @@ def _rewrite_unicode(text: str) -> str:
         text_after = " " if spaced else ""
         if char in IGNORABLE_CHARS:
             continue
-        if char in _SUBSCRIPTS:
-            out.append(_SUBSCRIPTS[char] if previous == "sub" else "_" + _SUBSCRIPTS[char])
+        if char in SUBSCRIPTS:
+            out.append(SUBSCRIPTS[char] if previous == "sub" else "_" + SUBSCRIPTS[char])
             previous = "sub"
             continue
         if char in _SUPERSCRIPTS:

@@ -34,14 +34,19 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from engine.checking.worker.process import CheckerDied, CheckerTimeout, WorkerProcess
-from engine.checking.worker.wire import verdict_from_data
+from engine.checking.worker.process import (
+    WORKER_MODULE,
+    CheckerDied,
+    CheckerTimeout,
+    WorkerProcess,
+)
+from engine.checking.worker.wire import failure_from_data, problems_from_data, verdict_from_data
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
 if TYPE_CHECKING:
     from engine.cards.base import Item
-    from engine.cards.typed import NumberItem, TypedItem
+    from engine.cards.typed import TypedItem
 
 TIMEOUT_ENV = "ATTNQUIZ_CHECK_TIMEOUT"
 START_TIMEOUT_ENV = "ATTNQUIZ_CHECK_START_TIMEOUT"
@@ -93,9 +98,15 @@ def grade_card(checker: Checker, item: Item, answer: str) -> Verdict:
 
 class BoundedChecker:
     """Every check in this checker's own warm worker, within the time bound (see the module
-    docstring). Thread-safe: one request at a time goes to the worker."""
+    docstring). Thread-safe: one request at a time goes to the worker.
 
-    def __init__(self) -> None:
+    `worker_module` is the module each worker runs as (`python -m`): the real worker by
+    default. Another module may stand in for it by calling `worker.main.main(tasks=...)` with a
+    task table of its own; the tests use one whose checks never end, crash or exhaust memory.
+    """
+
+    def __init__(self, worker_module: str = WORKER_MODULE) -> None:
+        self._worker_module = worker_module
         self._lock = threading.RLock()
         self._worker: WorkerProcess | None = None
         self._atexit_registered = False
@@ -122,16 +133,6 @@ class BoundedChecker:
                 feedback="could not check this: the checker's reply was bad",
             )
 
-    def expected_value(self, item: NumberItem) -> float | None:
-        """The number a number item's answer stands for; None if not worked out in time."""
-        reply = self._ask_about("value", item)
-        if isinstance(reply, CheckerFailure):
-            return None
-        value = reply.get("value")
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        return None
-
     def check_bank(self, item: TypedItem) -> list[str]:
         """Author-facing problems of `item`'s stated answers (lint), re-checked in the worker."""
         # Lint checks the answer and every mistake: each of those checks gets the full time.
@@ -139,10 +140,10 @@ class BoundedChecker:
         reply = self._ask_about("check_bank", item, timeout=check_timeout() * answers)
         if isinstance(reply, CheckerFailure):
             return [f"cannot re-check the stated answers: {reply.message}"]
-        problems = reply.get("problems")
-        if not isinstance(problems, list):
+        try:
+            return problems_from_data(reply)
+        except ValueError:
             return ["cannot re-check the stated answers: the checker sent no list of problems"]
-        return [str(p) for p in problems]
 
     def ask(
         self, request: dict[str, Any], *, timeout: float | None = None
@@ -155,23 +156,24 @@ class BoundedChecker:
         reply = self._exchange(request, check_timeout() if timeout is None else timeout)
         if isinstance(reply, CheckerFailure):
             return reply
-        error = reply.get("error")
-        if error is None:
+        if reply.get("error") is None:
             return reply
-        message = str(reply.get("message", ""))
-        if error == "answer":
-            raise AnswerError(message)
-        if error == "bank":
-            problems = reply.get("problems")
-            raise BankError([str(p) for p in problems] if isinstance(problems, list) else [message])
-        if error == "value":
-            raise ValueError(message)
-        if error == "memory":
+        try:
+            failure = failure_from_data(reply)
+        except ValueError:
+            return CheckerFailure("could not check this: the checker's reply was bad")
+        if failure.error == "answer":
+            raise AnswerError(failure.message)
+        if failure.error == "bank":
+            raise BankError(list(failure.problems or [failure.message]))
+        if failure.error == "value":
+            raise ValueError(failure.message)
+        if failure.error == "memory":
             message = "could not check this: it needs too much memory; try a simpler form"
             return CheckerFailure(message, cause="memory")
         # The worker's own failure, "TypeError: ...": its name says enough, its text is not for
         # the learner.
-        return CheckerFailure(f"{COULD_NOT_CHECK} ({message.split(':', 1)[0].strip()})")
+        return CheckerFailure(f"{COULD_NOT_CHECK} ({failure.message.split(':', 1)[0].strip()})")
 
     def start(self) -> None:
         """Start the worker now, without waiting for it, if it is not running already."""
@@ -189,19 +191,6 @@ class BoundedChecker:
         """The worker's process id, or None when none is running (for tests and diagnostics)."""
         with self._lock:
             return None if self._worker is None else self._worker.pid
-
-    def stall_for_tests(self, mode: str = "sleep") -> Verdict:
-        """Send the worker a misbehaving request: one that never ends (`sleep`, or `spin` in C),
-        one that kills the worker (`crash`), or one that needs more memory than it may have
-        (`hog`).
-
-        The worker honours it only when started with `ATTNQUIZ_CHECKER_TEST_OPS=1` in its
-        environment; otherwise it answers that it does not know the request.
-        """
-        reply = self._exchange({"op": "stall", "mode": mode}, check_timeout())
-        if isinstance(reply, CheckerFailure):
-            return Verdict(correct=False, valid=False, feedback=reply.message)
-        return Verdict(correct=False, valid=False, feedback=str(reply.get("message", "")))
 
     # -- requests and replies ---------------------------------------------------------------------
     def _ask_about(
@@ -273,7 +262,7 @@ class BoundedChecker:
             self._worker = None  # inherited through fork: it belongs to the parent
         if self._worker is None:
             try:
-                self._worker = WorkerProcess()
+                self._worker = WorkerProcess(self._worker_module)
             except OSError as exc:  # no Python to run, no processes left, ...
                 raise CheckerDied(str(exc)) from None
             if not self._atexit_registered:

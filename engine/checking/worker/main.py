@@ -10,8 +10,8 @@ Protocol: JSON objects, one per line, UTF-8, on stdin (requests) and stdout (rep
 - First the worker sends `{"ready": true, "pid": PID, "protocol": 1}`.
 - Request: `{"id": N, "op": OP, "kind": KIND, "item": ITEM, "answer": TEXT}`, where ITEM is the
   item's `model_dump(mode="json")` and KIND its `kind`. OP is `grade` (reply `{"id": N,
-  "verdict": {...Verdict fields...}}`), `value` (the number an item's answer stands for, reply
-  `{"id": N, "value": FLOAT}`) or `check_bank` (reply `{"id": N, "problems": [...]}`).
+  "verdict": {...Verdict fields...}}`) or `check_bank` (without `answer`; reply `{"id": N,
+  "problems": [...]}`).
 - Request: `{"id": N, "op": "check_step", "previous": TEXT|null, "step": TEXT, "expected":
   TEXT|null, "assumptions": {...}, "mistakes": [[VALUE, MESSAGE], ...]}` checks one line of a
   derivation (`engine.checking.derivation.check_step`); reply `{"id": N, "step_verdict":
@@ -19,6 +19,11 @@ Protocol: JSON objects, one per line, UTF-8, on stdin (requests) and stdout (rep
 - A failure is `{"id": N, "error": CODE, "message": TEXT}`: `answer` (AnswerError, the learner's
   text), `bank` (BankError, with `problems`), `value` (ValueError), `memory`, `internal`, or
   `protocol` (a request the worker does not understand).
+
+What each OP does is the worker's task table, `TASKS`. `main(tasks=...)` runs a worker with a
+table of its own: a module that calls it can stand in for this one (`BoundedChecker(
+worker_module=...)`), which is how the tests get a worker whose checks sleep, spin, crash or
+exhaust memory without any such request existing in the real worker.
 
 Only protocol lines reach stdout: whatever SymPy or C code prints lands on stderr, which the
 client discards. Answer text is data for the checker; it never chooses what the worker does.
@@ -29,30 +34,36 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import gc
 import json
 import os
-import re
 import signal
 import sys
-import time
 import warnings
-from typing import IO, Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import IO, TYPE_CHECKING, Any
 
 from engine.exit_codes import EXIT_OK
+
+if TYPE_CHECKING:
+    from engine.cards.typed import TypedItem
 
 PROTOCOL = 1
 # Resource limits of the worker process. The client's time-out is the real bound on one check;
 # these only stop a runaway worker whose parent is gone or stuck.
 MEMORY_LIMIT_BYTES = 2 * 1024**3
 CPU_LIMIT_SECONDS = 600  # over the worker's whole life: about 10^5 ordinary checks
-# Setting this to 1 in the worker's environment enables the `stall` request, which the tests
-# use to simulate a check that never ends. Nothing a learner types can reach it.
-TEST_OPS_ENV = "ATTNQUIZ_CHECKER_TEST_OPS"
 
 Reply = dict[str, Any]
+# One request's work: the request in, the reply's fields out (the reply's `id` is added around
+# it). It may raise as the in-process check would; `answer_request` words the failure.
+Task = Callable[[dict[str, Any]], Reply]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, tasks: Mapping[str, Task] | None = None) -> int:
+    """Run the worker until its input ends; `tasks` is the task table (`TASKS` by default)."""
+    tasks = TASKS if tasks is None else tasks
     options = _parse_args(argv)
     replies = _take_over_stdout()
     requests = _take_over_stdin()
@@ -61,15 +72,22 @@ def main(argv: list[str] | None = None) -> int:
     # Ctrl-C belongs to the parent: it ends the session, then kills this worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warnings.simplefilter("ignore")
+    # SymPy's import makes hundreds of thousands of long-lived objects: without the cycle
+    # collector running over and over meanwhile, and with them frozen out of every later
+    # collection, a worker gets ready with about 15% less CPU and later checks collect less.
+    gc.disable()
     _warm_up()
+    gc.freeze()
+    gc.enable()
     _send(replies, {"ready": True, "pid": os.getpid(), "protocol": PROTOCOL})
     for line in requests:
-        _send(replies, answer_request(line))
+        _send(replies, answer_request(line, tasks))
     return EXIT_OK
 
 
-def answer_request(line: bytes) -> Reply:
-    """The reply to one request line. Never raises, except to end the process."""
+def answer_request(line: bytes, tasks: Mapping[str, Task] | None = None) -> Reply:
+    """The reply to one request line, by the task its `op` names in `tasks` (`TASKS` by
+    default). Never raises, except to end the process."""
     try:
         request = json.loads(line)
     except ValueError:
@@ -77,8 +95,13 @@ def answer_request(line: bytes) -> Reply:
     if not isinstance(request, dict):
         return {"id": None, "error": "protocol", "message": "a request is one JSON object"}
     reply = {"id": request.get("id")}
+    op = request.get("op")
+    task = (TASKS if tasks is None else tasks).get(op) if isinstance(op, str) else None
+    if task is None:
+        reply.update(error="protocol", message=f"unknown request {op!r}")
+        return reply
     try:
-        reply.update(_run(request))
+        reply.update(task(request))
     except MemoryError:
         reply.update(error="memory", message="checking this needs more memory than allowed")
     except RecursionError:
@@ -88,30 +111,14 @@ def answer_request(line: bytes) -> Reply:
     return reply
 
 
-def _run(request: dict[str, Any]) -> Reply:
-    from engine.cards.typed import TypedItem
+def _grade(request: dict[str, Any]) -> Reply:
+    item, answer = _typed_item(request, with_answer=True)
+    assert answer is not None  # the wire format requires it
+    return {"verdict": dataclasses.asdict(item.grade_in_process(answer))}
 
-    op = request.get("op")
-    if op == "stall" and os.environ.get(TEST_OPS_ENV) == "1":
-        _stall(str(request.get("mode", "sleep")))
-    if op == "check_step":
-        return _check_step(request)
-    if op not in {"grade", "value", "check_bank"}:
-        return {"error": "protocol", "message": f"unknown request {op!r}"}
-    item = _item(request.get("kind"), request.get("item"))
-    if not isinstance(item, TypedItem):
-        return {"error": "protocol", "message": f"no typed item of kind {request.get('kind')!r}"}
-    if op == "grade":
-        answer = request.get("answer")
-        if not isinstance(answer, str):
-            return {"error": "protocol", "message": "the answer must be a string"}
-        return {"verdict": dataclasses.asdict(item.grade_in_process(answer))}
-    if op == "value":
-        from engine.cards.typed import NumberItem
 
-        if not isinstance(item, NumberItem):
-            return {"error": "protocol", "message": "only number items have a value"}
-        return {"value": item.expected_value()}
+def _check_bank(request: dict[str, Any]) -> Reply:
+    item, _ = _typed_item(request, with_answer=False)
     return {"problems": item.check_bank_in_process()}
 
 
@@ -133,23 +140,43 @@ def _check_step(request: dict[str, Any]) -> Reply:
     return {"step_verdict": step_verdict_to_data(verdict)}
 
 
-def _item(kind: object, data: object) -> object:
+class _ProtocolError(Exception):
+    """A request this worker cannot understand; its text is the reply's message."""
+
+
+def _typed_item(request: dict[str, Any], *, with_answer: bool) -> tuple[TypedItem, str | None]:
+    """The typed item a request is about, then (`with_answer`) its answer; _ProtocolError if
+    the request names no typed item or has no text answer."""
     from pydantic import ValidationError
 
     from engine.cards.registry import KINDS
+    from engine.cards.typed import TypedItem
+    from engine.checking.worker.wire import item_request_from_data
 
-    cls = KINDS.get(kind) if isinstance(kind, str) else None
-    if cls is None or not isinstance(data, dict):
-        return None
     try:
-        return cls.model_validate(data)
-    except ValidationError:
-        return None
+        call = item_request_from_data(request, with_answer=False)
+    except ValueError as exc:
+        raise _ProtocolError(str(exc)) from None
+    cls = KINDS.get(call.kind)
+    item = None
+    if cls is not None:
+        with contextlib.suppress(ValidationError):
+            item = cls.model_validate(call.item)
+    if not isinstance(item, TypedItem):
+        raise _ProtocolError(f"no typed item of kind {call.kind!r}")
+    if not with_answer:
+        return item, None
+    try:
+        return item, item_request_from_data(request, with_answer=True).answer
+    except ValueError as exc:
+        raise _ProtocolError(str(exc)) from None
 
 
 def _failure(exc: Exception) -> Reply:
     from engine.errors import AnswerError, BankError
 
+    if isinstance(exc, _ProtocolError):
+        return {"error": "protocol", "message": str(exc)}
     if isinstance(exc, AnswerError):
         return {"error": "answer", "message": str(exc)}
     if isinstance(exc, BankError):
@@ -157,21 +184,6 @@ def _failure(exc: Exception) -> Reply:
     if isinstance(exc, ValueError):
         return {"error": "value", "message": str(exc)}
     return {"error": "internal", "message": f"{type(exc).__name__}: {exc}"}
-
-
-def _stall(mode: str) -> None:
-    """Test only: a check that never ends, in Python (`sleep`) or inside C code (`spin`), or one
-    that kills the worker (`crash`) or exhausts its memory (`hog`)."""
-    if mode == "crash":
-        os._exit(70)
-    if mode == "hog":
-        hoard = bytearray(MEMORY_LIMIT_BYTES)  # more than the limit allows, with the interpreter
-        del hoard
-    if mode == "spin":
-        # Catastrophic backtracking: the regular-expression engine (C) runs for ages.
-        re.fullmatch(r"(a|aa)*c", "a" * 200)
-    while True:
-        time.sleep(3600)
 
 
 def _warm_up() -> None:
@@ -189,6 +201,11 @@ def _warm_up() -> None:
         check_step("Var(q·k)", "= Σ_a Var(q_a k_a)", expected="d_k", assumptions=scores)
     except Exception:  # a failed warm-up costs only the time it would have saved
         pass
+
+
+TASKS: Mapping[str, Task] = MappingProxyType(
+    {"grade": _grade, "check_bank": _check_bank, "check_step": _check_step}
+)
 
 
 def _send(stream: IO[bytes], reply: Reply) -> None:

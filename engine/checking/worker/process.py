@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-# The module the worker runs as (`python -m`); tests point it at a stand-in that misbehaves.
+# The module the worker runs as (`python -m`), unless the checker is given another.
 WORKER_MODULE = "engine.checking.worker"
 # A reply longer than this is not a reply from our worker.
 MAX_REPLY_BYTES = 8 * 1024 * 1024
@@ -38,14 +38,14 @@ class CheckerDied(Exception):
 
 
 class WorkerProcess:
-    """One running worker and the pipes to it."""
+    """One running worker and the pipes to it: `python -m MODULE` (`WORKER_MODULE` by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: str = WORKER_MODULE) -> None:
         env = {**WORKER_ENV, **os.environ}
         debug = bool(os.environ.get("ATTNQUIZ_DEBUG"))
         self.owner = os.getpid()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", WORKER_MODULE, "--parent", str(self.owner)],
+            [sys.executable, "-m", module, "--parent", str(self.owner)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=None if debug else subprocess.DEVNULL,

@@ -1,11 +1,13 @@
-"""What crosses the checking worker's pipe, as plain JSON: verdicts, and derivation steps.
+"""What crosses the checking worker's pipe, as plain JSON: items, verdicts, derivation steps.
 
-A `grade` reply carries a `Verdict`; a `check_step` request carries the step's `Assumptions` and
-its reply a `StepVerdict` (with its `BrokenLink`s). All cross the process boundary as JSON
-objects of strings, numbers, booleans and lists, never as pickled objects. Reading them back goes
-through strict pydantic models of the wire format: every field has exactly its type (no "1" for
-1, no 1 for true), unknown fields are refused, and anything else raises ValueError (pydantic's
-ValidationError is one), so a confused or hostile reply can never turn into a verdict.
+A `grade` or `check_bank` request carries an item (`ItemRequest`); a `grade` reply carries a
+`Verdict` and a `check_bank` reply a list of problems; a `check_step` request carries the step's
+`Assumptions` and its reply a `StepVerdict` (with its `BrokenLink`s); a failure carries an error
+code (`Failure`). All cross the process boundary as JSON objects of strings, numbers, booleans
+and lists, never as pickled objects. Every one is read through a strict pydantic model of the
+wire format (no field is checked by hand): every field has exactly its type (no "1" for 1, no 1
+for true), unknown fields are refused, and anything else raises ValueError (pydantic's
+ValidationError is one), so a confused or hostile message can never turn into a verdict.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -117,6 +119,34 @@ class _StepRequestWire(_Wire):
     mistakes: list[Mistake] = []  # pairs of value and message
 
 
+class _ItemRequestWire(_Wire):
+    model_config = ConfigDict(extra="ignore")  # the envelope (`op`, `id`) is the worker's
+
+    kind: str
+    item: dict[str, Any]  # the item's model_dump: its kind's model reads it
+
+
+class _GradeRequestWire(_ItemRequestWire):
+    answer: str
+
+
+class _ProblemsWire(_Wire):
+    model_config = ConfigDict(extra="ignore")  # the reply's `id`
+
+    problems: list[str]
+
+
+ErrorCode = Literal["answer", "bank", "value", "memory", "internal", "protocol"]
+
+
+class _FailureWire(_Wire):
+    model_config = ConfigDict(extra="ignore")  # the reply's `id`
+
+    error: ErrorCode
+    message: str = ""
+    problems: list[str] | None = None  # a `bank` failure's
+
+
 _W = TypeVar("_W", bound=_Wire)
 
 
@@ -173,6 +203,46 @@ def request_from_data(data: Mapping[str, Any]) -> StepRequest:
         assumptions=wire.assumptions.read(),
         mistakes=tuple((value, message) for value, message in wire.mistakes),
     )
+
+
+@dataclass(frozen=True)
+class ItemRequest:
+    """What a `grade` or `check_bank` request is about: an item of `kind`, as `item` (its
+    model_dump), and for `grade` the learner's `answer`."""
+
+    kind: str
+    item: dict[str, Any]
+    answer: str | None = None
+
+
+def item_request_from_data(data: Mapping[str, Any], *, with_answer: bool) -> ItemRequest:
+    """The item (and, `with_answer`, the answer) a request names; ValueError if malformed."""
+    if with_answer:
+        graded = _read(_GradeRequestWire, data, "request")
+        return ItemRequest(kind=graded.kind, item=graded.item, answer=graded.answer)
+    wire = _read(_ItemRequestWire, data, "request")
+    return ItemRequest(kind=wire.kind, item=wire.item)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A reply that reports a failure: its error code, message and (for `bank`) problems."""
+
+    error: ErrorCode
+    message: str
+    problems: tuple[str, ...] | None
+
+
+def failure_from_data(data: object) -> Failure:
+    """The failure a reply with an `error` reports; ValueError unless it is well formed."""
+    wire = _read(_FailureWire, data, "failure")
+    problems = None if wire.problems is None else tuple(wire.problems)
+    return Failure(error=wire.error, message=wire.message, problems=problems)
+
+
+def problems_from_data(data: object) -> list[str]:
+    """The problems a `check_bank` reply lists; ValueError unless they are a list of strings."""
+    return list(_read(_ProblemsWire, data, "reply").problems)
 
 
 def verdict_from_data(data: object) -> Verdict:

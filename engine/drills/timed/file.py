@@ -102,7 +102,15 @@ def read_timed_drill(
     """The drill and every problem of its file; `qset` (when known) checks the items it names."""
 
     def build(doc: YamlDocument, parsed: TimedDrillFile) -> TimedDrill:
+        seen: set[str] = set()
         for p, part in enumerate(parsed.timed.parts):
+            # A run keeps one record per part id (and the best times by it): two parts of one
+            # id would overwrite each other's record.
+            if part.id in seen:
+                doc.problem(
+                    doc.line_of(("timed", "parts", p, "id")), f"duplicate part id {part.id!r}"
+                )
+            seen.add(part.id)
             for q, question in enumerate(part.questions):
                 _check_question(doc, ("timed", "parts", p, "questions", q), question, qset)
         return TimedDrill(

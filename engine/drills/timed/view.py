@@ -22,6 +22,7 @@ from engine.drills.clocked.view import (
 )
 from engine.drills.timed.file import TimedDrill
 from engine.drills.timed.run import Prompt
+from engine.errors import UsageError
 from engine.ui.literal import plain
 
 END_OF_CODE = "."
@@ -77,7 +78,10 @@ class InteractiveTimedFrontend(InteractiveClockedFrontend):
         self._show(_heading(prompt), prompt.text)
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if prompt.question.code is not None and editor:
-            return _edit(editor) or Control.SKIP  # the editor has the screen: no live countdown
+            try:
+                return _edit(editor) or Control.SKIP  # the editor has the screen: no countdown
+            except UsageError as exc:  # no such editor here: the code is typed instead
+                self.console.print(Text(str(exc), style="yellow"))
         words = f"part {prompt.part_number}/{prompt.parts_total}"
         with self.countdown.waiting(prompt.remaining_seconds, words) as read:
             if prompt.question.code is not None:
@@ -108,9 +112,9 @@ class InteractiveTimedFrontend(InteractiveClockedFrontend):
 def _edit(editor: str) -> str:
     """The code the learner wrote in `editor` (on a `.py` file with the template), without the
     template's comment lines at the top."""
-    import click
+    from engine.ui.editor import run_editor
 
-    text = click.edit(EDITOR_TEMPLATE, editor=editor, extension=".py", require_save=False) or ""
+    text = run_editor(EDITOR_TEMPLATE, editor=editor, extension=".py") or ""
     lines = text.splitlines()
     while lines and (lines[0].startswith("# ") or not lines[0].strip()):
         lines.pop(0)

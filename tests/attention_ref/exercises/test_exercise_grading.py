@@ -152,3 +152,26 @@ def test_the_full_score_matrix_is_seen_however_the_file_hides_it_from_python(
         memory = next(case for case in grade.cases if case.name == "memory")
         assert not grade.passed, name
         assert memory.diagnosis == ["holds_full_matrix"], (name, memory.message)
+
+
+COMPLEX_SOFTMAX = """
+import numpy as np
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return (e / e.sum(axis=axis, keepdims=True)).astype(complex){}
+"""
+
+
+def test_complex_output_is_judged_by_its_imaginary_part_too(tmp_path: Path) -> None:
+    # Casting dropped the imaginary part (with a ComplexWarning on the screen): right + 0.5j
+    # was "wrong values (max error 0)", the real part alone with no error at all.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing the grader does may warn on the screen
+        for imaginary, passed in (("", True), (" + 0.5j", False)):
+            path = write(tmp_path, "mine.py", COMPLEX_SOFTMAX.format(imaginary))
+            grade = grade_exercise(path, "stable-softmax", "softmax")
+            assert grade.passed is passed, grade.cases[:1]
+    assert "complex values" in grade.cases[0].message

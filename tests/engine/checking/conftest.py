@@ -4,16 +4,63 @@
 of source text, breakpoint/input, a shell or a new process. A module that uses it defines its own
 `warmed_up` fixture, which imports everything its checks need first: importing a module executes
 a code object, and that must happen before the traps are set, not be mistaken for evaluation.
+
+`hostile_checker` is a bounded checker whose worker misbehaves on marked inputs
+(`hostile_worker`), shared by the tests of time-outs, crashes and memory limits; `limits` sets
+the check time limit of one test: generous, or short around a check that never ends.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import os
 import subprocess
+from collections.abc import Iterator
 
 import pytest
+
+from engine.checking.worker import bounded
+from engine.checking.worker.bounded import BoundedChecker
+from tests.engine.checking import hostile_worker
+
+# Far more than any ordinary check needs, however loaded the machine.
+GENEROUS_LIMIT_S = 60.0
+# For a check that never ends by itself: any limit stops it, and a spinning one burns CPU until
+# it does, so the shorter the better.
+SHORT_LIMIT_S = 0.25
+
+
+@pytest.fixture(scope="session")
+def hostile_checker() -> Iterator[BoundedChecker]:
+    """One checker whose worker is `hostile_worker`, shared by every test that stops a check:
+    each stop replaces the worker, and the replacement serves the next test."""
+    checker = BoundedChecker(worker_module=hostile_worker.MODULE)
+    yield checker
+    checker.close()
+
+
+class Limits:
+    """The check time limit ($ATTNQUIZ_CHECK_TIMEOUT) for one test: generous, except in `short`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._monkeypatch = monkeypatch
+        monkeypatch.setenv(bounded.TIMEOUT_ENV, f"{GENEROUS_LIMIT_S:g}")
+
+    @contextlib.contextmanager
+    def short(self) -> Iterator[float]:
+        """A short limit inside the block (for a check that never ends by itself)."""
+        self._monkeypatch.setenv(bounded.TIMEOUT_ENV, f"{SHORT_LIMIT_S:g}")
+        try:
+            yield SHORT_LIMIT_S
+        finally:
+            self._monkeypatch.setenv(bounded.TIMEOUT_ENV, f"{GENEROUS_LIMIT_S:g}")
+
+
+@pytest.fixture
+def limits(monkeypatch: pytest.MonkeyPatch) -> Limits:
+    return Limits(monkeypatch)
 
 
 @pytest.fixture

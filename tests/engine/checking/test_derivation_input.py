@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.checking.derivation import Assumptions, StepVerdict, check_step
+from engine.checking.derivation import check as derivation_check
+from engine.checking.derivation.reader import StepReader
 from engine.errors import BankError
 from tests.engine.checking.step_checkers import both_step_checkers  # noqa: F401  (the fixture)
 
@@ -38,17 +40,24 @@ HOSTILE = [
 ]
 
 
-@pytest.fixture
-def nothing_is_evaluated(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make any string evaluation fail loudly: SymPy's string parser and Python's eval/exec."""
-    import sympy.parsing.sympy_parser as sympy_parser
-
-    # Import machinery runs modules through `exec`: load everything a check needs first.
+@pytest.fixture(scope="module")
+def imports_loaded(both_step_checkers: str) -> None:  # noqa: F811  (the fixture)
+    """Import machinery runs modules through `exec`: load everything a check needs first, once
+    for each step checker (a second time would import nothing more)."""
     check_step("Var(q·k/√d_k)", "= Var(q·k)/√d_k", expected="1", assumptions=SCORES)
     check_step("e^{s_i}/Σ_j e^{s_j}", "= e^{s_i-m}/Σ_j e^{s_j-m}", assumptions=SOFTMAX)
 
+
+@pytest.fixture
+def nothing_is_evaluated(monkeypatch: pytest.MonkeyPatch, imports_loaded: None) -> None:
+    """Make any string evaluation fail loudly: SymPy's string parser and Python's eval/exec."""
+    import sympy.parsing.sympy_parser as sympy_parser
+
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("typed text reached an evaluator")
+
+    # A reader remembers what it has read: every check here reads its text afresh.
+    monkeypatch.setattr(derivation_check, "reader_for", StepReader)
 
     monkeypatch.setattr(sympy_parser, "parse_expr", forbidden)
     monkeypatch.setattr(builtins, "eval", forbidden)

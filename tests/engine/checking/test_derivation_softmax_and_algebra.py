@@ -15,6 +15,10 @@ SOFTMAX = Assumptions(
     aliases={"p_i": ("softmax_i",)},
 )
 ROOFLINE = Assumptions(symbols=("T",), positive=("T",), aliases={"d_k": ("d", "dk")})
+# One output entry o = Σ_t a_t v_t of attention, differentiated by one value v_j.
+OUTPUT = Assumptions(
+    indices=("t", "j"), symbols=("a_t", "v_t", "q", "k_t"), definitions={"o": "Σ_t a_t v_t"}
+)
 
 
 def test_the_max_trick_is_exact_step_by_step() -> None:
@@ -102,3 +106,51 @@ def test_a_sum_nested_in_the_same_index_is_shown_in_the_learners_notation() -> N
     assert not verdict.valid
     assert "your line gives Σ_j(Σ_j(exp(s_j)))" in verdict.message
     assert "zz" not in verdict.message + verdict.interpreted_as
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["= ∂/∂v_j Σ_t a_t v_t = a_j", "= \\frac{\\partial}{\\partial v_j} \\sum_t a_t v_t = a_j",
+     "= ∂/∂v_j (Σ_t a_t v_t) = Σ_t a_t δ_tj = a_j", "= a_j"],
+)  # fmt: skip
+def test_the_derivative_operator_differentiates_a_sum_term_by_term(line: str) -> None:
+    verdict = check_step("∂o/∂v_j", line, expected="a_j", assumptions=OUTPUT)
+    assert verdict.correct, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("line", "gives"),
+    [("= ∂/∂v_j Σ_t a_t v_t = v_j", "v_j"), ("= ∂/∂v_j Σ_t a_t v_t = Σ_t a_t", "Σ_t(a_t)"),
+     ("= ∂/∂v_j Σ_t a_t v_t^2", "Σ_t(2·a_t·v_t·δ_tj)")],
+)  # fmt: skip
+def test_a_wrong_derivative_after_the_operator_is_not_valid(line: str, gives: str) -> None:
+    verdict = check_step("∂o/∂v_j", line, expected="a_j", assumptions=OUTPUT)
+    assert verdict.readable and not verdict.valid
+    assert f"your line gives {gives}" in verdict.message
+
+
+def test_the_derivative_operator_takes_the_chain_rule_through_a_sum() -> None:
+    line = "∂/∂s_j (e^{s_i}/Σ_k e^{s_k}) = p_i(δ_ij − p_j)"
+    assert check_step(None, line, expected="p_i(δ_ij − p_j)", assumptions=SOFTMAX).correct
+    wrong = check_step(None, "∂/∂s_j (e^{s_i}/Σ_k e^{s_k}) = p_i(1 − p_j)", assumptions=SOFTMAX)
+    assert wrong.readable and not wrong.valid
+
+
+def test_the_derivative_operator_by_a_plain_symbol() -> None:
+    verdict = check_step(None, "∂/∂q (q k_t/√d_k) = k_t/√d_k", assumptions=OUTPUT)
+    assert verdict.correct, verdict.message
+    assert not check_step(None, "∂/∂q (q k_t/√d_k) = k_t", assumptions=OUTPUT).valid
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [("∂/∂v_j Σ_j a_j v_j", "the sum runs over j, the index of v_j"),
+     ("∂/∂s_j p_i", "write the derivative of p_i as ∂p_i/∂x"),
+     ("∂/∂s_j " * 5 + "s_j", "at most 4 derivatives"),
+     ("∂/∂s_j", "write what to differentiate after ∂/∂x")],
+)  # fmt: skip
+def test_a_derivative_operator_that_cannot_be_taken_says_why(line: str, says: str) -> None:
+    assumptions = OUTPUT if "v_j" in line else SOFTMAX
+    verdict = check_step(None, line, assumptions=assumptions)
+    assert not verdict.correct
+    assert says in verdict.message, verdict.message

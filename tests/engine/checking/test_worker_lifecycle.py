@@ -7,12 +7,12 @@ tests wait for processes to exit (waitpid, waitid) instead of sleeping.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,8 @@ from engine.bank.catalog import open_set
 from engine.cards.typed import TypedItem
 from engine.checking.worker import bounded
 from engine.checking.worker.bounded import BoundedChecker
-from engine.checking.worker.main import TEST_OPS_ENV
+from tests.engine.checking.conftest import Limits
+from tests.engine.checking.hostile_worker import STALLING_LINE
 
 # Real worker processes, killed and waited for: slow by nature.
 pytestmark = pytest.mark.slow
@@ -31,20 +32,15 @@ linux_only = pytest.mark.skipif(sys.platform != "linux", reason="uses Linux proc
 
 
 @pytest.fixture
-def checker(monkeypatch: pytest.MonkeyPatch) -> Iterator[BoundedChecker]:
-    """A fresh checker whose worker accepts the test-only requests, with a short time-out."""
-    monkeypatch.setenv(TEST_OPS_ENV, "1")
-    monkeypatch.setenv(bounded.TIMEOUT_ENV, "1.5")
-    checker = BoundedChecker()
-    yield checker
-    checker.close()
-
-
-@pytest.fixture
 def var_dot(store_home: Path) -> TypedItem:
     item = open_set("15", store_home).item("var-dot")
     assert isinstance(item, TypedItem)
     return item
+
+
+def misbehaving(item: TypedItem, how: str) -> TypedItem:
+    """`item` under an id that makes the hostile worker's check of it misbehave `how`."""
+    return item.model_copy(update={"id": how})
 
 
 def is_gone(pid: int) -> bool:
@@ -60,16 +56,20 @@ def wait_for_exit_without_reaping(pid: int) -> None:
     os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
 
 
-@pytest.mark.parametrize("mode", ["sleep", "spin"])
+@pytest.mark.parametrize("how", ["sleeps", "spins"])
 def test_a_check_that_never_ends_is_stopped_and_the_next_check_gets_a_fresh_worker(
-    mode: str, checker: BoundedChecker, var_dot: TypedItem
+    how: str, hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
+    checker = hostile_checker
     assert checker.grade(var_dot, "d").correct
     stalled = checker.pid()
     assert stalled is not None
-    verdict = checker.stall_for_tests(mode)
+    with limits.short() as seconds:
+        verdict = checker.grade(misbehaving(var_dot, how), "d")
     assert not verdict.correct and not verdict.valid
-    assert verdict.feedback.startswith("could not check this in time")
+    assert verdict.feedback.startswith(
+        f"could not check this in time: checking took longer than {seconds:g} s and was stopped"
+    )
     assert is_gone(stalled)
     fresh = checker.pid()
     assert fresh is not None and fresh != stalled  # already started for the next check
@@ -78,11 +78,12 @@ def test_a_check_that_never_ends_is_stopped_and_the_next_check_gets_a_fresh_work
 
 
 def test_a_worker_that_dies_during_a_check_gives_an_invalid_verdict_then_restarts(
-    checker: BoundedChecker, var_dot: TypedItem
+    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
+    checker = hostile_checker
     checker.start()
     crashed = checker.pid()
-    verdict = checker.stall_for_tests("crash")
+    verdict = checker.grade(misbehaving(var_dot, "crashes"), "d")
     assert not verdict.correct and not verdict.valid
     assert "the checker stopped (exit code 70)" in verdict.feedback
     assert checker.pid() not in (None, crashed)
@@ -90,19 +91,35 @@ def test_a_worker_that_dies_during_a_check_gives_an_invalid_verdict_then_restart
 
 
 def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
-    checker: BoundedChecker, var_dot: TypedItem
+    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
+    checker = hostile_checker
     checker.start()
     pid = checker.pid()
-    verdict = checker.stall_for_tests("hog")
-    assert not verdict.valid and "memory" in verdict.feedback
+    verdict = checker.grade(misbehaving(var_dot, "hogs"), "d")
+    assert not verdict.correct and not verdict.valid
+    assert verdict.feedback == "could not check this: it needs too much memory; try a simpler form"
+    assert checker.grade(var_dot, "d").correct
+    assert checker.pid() == pid
+
+
+def test_a_malformed_reply_is_an_invalid_verdict_and_the_worker_carries_on(
+    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
+) -> None:
+    checker = hostile_checker
+    checker.start()
+    pid = checker.pid()
+    verdict = checker.grade(misbehaving(var_dot, "garbles"), "d")
+    assert not verdict.correct and not verdict.valid
+    assert verdict.feedback == "could not check this: the checker's reply was bad"
     assert checker.grade(var_dot, "d").correct
     assert checker.pid() == pid
 
 
 def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
-    checker: BoundedChecker, var_dot: TypedItem
+    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
+    checker = hostile_checker
     checker.start()
     killed = checker.pid()
     assert killed is not None
@@ -113,22 +130,27 @@ def test_a_worker_killed_between_checks_is_replaced_without_losing_the_answer(
     assert is_gone(killed)
 
 
-def test_the_test_requests_are_refused_by_an_ordinary_worker(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("how", ["sleeps", "crashes", "hogs", "garbles"])
+def test_the_real_worker_has_no_misbehaving_checks(
+    how: str, checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
-    monkeypatch.delenv(TEST_OPS_ENV, raising=False)
-    checker = BoundedChecker()
-    try:
-        verdict = checker.stall_for_tests("sleep")
-        assert not verdict.valid and "unknown request 'stall'" in verdict.feedback
-    finally:
-        checker.close()
+    # The test run's ordinary checker: its worker runs the real task table only.
+    assert checker.grade(misbehaving(var_dot, how), "d").correct
 
 
-@pytest.mark.parametrize("answer", ["stall", '{"op": "stall"}', '"}\n{"op": "stall", "id": 2}'])
-def test_no_answer_text_can_reach_the_test_requests(
-    answer: str, checker: BoundedChecker, var_dot: TypedItem
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "sleeps",
+        json.dumps({"op": "check_step", "step": STALLING_LINE}),
+        '"}\n' + json.dumps({"op": "check_step", "step": STALLING_LINE, "id": 2}),
+    ],
+)
+def test_no_answer_text_can_reach_another_request(
+    answer: str, hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
+    # Were the answer's text ever read as a request, the hostile worker would never reply.
+    checker = hostile_checker
     checker.start()
     pid = checker.pid()
     verdict = checker.grade(var_dot, answer)
@@ -137,7 +159,10 @@ def test_no_answer_text_can_reach_the_test_requests(
     assert checker.pid() == pid
 
 
-def test_closing_the_checker_leaves_no_process(checker: BoundedChecker, var_dot: TypedItem) -> None:
+def test_closing_the_checker_leaves_no_process(
+    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
+) -> None:
+    checker = hostile_checker
     assert checker.grade(var_dot, "d").correct
     pid = checker.pid()
     assert pid is not None

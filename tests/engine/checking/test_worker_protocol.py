@@ -38,21 +38,40 @@ def request(home: Path, request_id: int, answer: str) -> str:
     )
 
 
+@pytest.fixture(scope="module")
+def conversation(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """One real worker's replies to two requests, then to lines that are no request, then to
+    one more request: one worker start for the tests below."""
+    home = tmp_path_factory.mktemp("store")
+    return talk(
+        [
+            request(home, 1, "d"),
+            request(home, 2, "d^2"),
+            "not json",
+            "[1, 2]",
+            '{"id": 3, "op": "exec"}',
+            request(home, 4, "d"),
+        ]
+    )
+
+
 def test_the_worker_says_it_is_ready_then_answers_each_request_in_order(
-    store_home: Path,
+    conversation: list[dict],
 ) -> None:
-    ready, first, second = talk([request(store_home, 1, "d"), request(store_home, 2, "d^2")])
+    ready, first, second = conversation[:3]
     assert ready["ready"] is True and ready["protocol"] == PROTOCOL
     assert first["id"] == 1 and first["verdict"]["correct"] is True
     assert second["id"] == 2 and second["verdict"]["correct"] is False
 
 
 def test_a_line_that_is_no_request_gets_a_protocol_error_and_the_worker_goes_on(
-    store_home: Path,
+    conversation: list[dict],
 ) -> None:
-    replies = talk(["not json", "[1, 2]", '{"id": 3, "op": "exec"}', request(store_home, 4, "d")])
+    replies = conversation[2:]  # from the last good reply on
+    assert len(replies) == 5
     assert [r.get("error") for r in replies[1:]] == ["protocol", "protocol", "protocol", None]
-    assert replies[4]["verdict"]["correct"] is True
+    assert replies[3]["message"] == "unknown request 'exec'"
+    assert replies[4]["id"] == 4 and replies[4]["verdict"]["correct"] is True
 
 
 def test_an_unknown_kind_or_a_self_rated_item_is_refused() -> None:
@@ -61,3 +80,14 @@ def test_an_unknown_kind_or_a_self_rated_item_is_refused() -> None:
     recall = {"id": "r", "kind": "recall", "prompt": "p", "back": "b"}
     line = json.dumps({"id": 2, "op": "grade", "kind": "recall", "item": recall, "answer": "x"})
     assert answer_request(line.encode())["error"] == "protocol"
+
+
+@pytest.mark.parametrize("answer", [None, 3, ["d"]])
+def test_a_grade_request_without_a_text_answer_is_refused(answer: object) -> None:
+    item = {"id": "x", "kind": "expression", "prompt": "p", "answer": "d"}
+    line = json.dumps({"id": 5, "op": "grade", "kind": "expression", "item": item})
+    if answer is not None:
+        line = line[:-1] + f', "answer": {json.dumps(answer)}}}'
+    reply = answer_request(line.encode())
+    assert reply["id"] == 5 and reply["error"] == "protocol"
+    assert reply["message"].startswith("request answer: ")

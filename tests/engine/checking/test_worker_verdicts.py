@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -48,10 +49,11 @@ def outcome(grade, answer: str) -> object:
 
 @pytest.mark.parametrize(("set_name", "item_id", "answer"), ANSWERS)
 def test_the_worker_gives_the_in_process_verdict(
-    set_name: str, item_id: str, answer: str, store_home: Path
+    set_name: str, item_id: str, answer: str, store_home: Path, checker: BoundedChecker
 ) -> None:
     item = typed_item(set_name, item_id, store_home)
-    assert outcome(item.grade, answer) == outcome(item.grade_in_process, answer)
+    in_worker = outcome(partial(checker.grade, item), answer)
+    assert in_worker == outcome(item.grade_in_process, answer)
 
 
 def test_grading_happens_in_the_worker_process(store_home: Path, checker: BoundedChecker) -> None:
@@ -70,8 +72,10 @@ def test_a_numbers_answer_text_is_worked_out_by_the_worker(store_home: Path) -> 
 
 
 @pytest.mark.slow
-def test_lint_through_the_worker_agrees_with_lint_in_process(store_home: Path) -> None:
+def test_lint_through_the_worker_agrees_with_lint_in_process(
+    store_home: Path, checker: BoundedChecker
+) -> None:
     for set_name in ("15", "demo"):
         for item in open_set(set_name, store_home).items:
             if isinstance(item, TypedItem):
-                assert item.check_bank() == item.check_bank_in_process(), item.id
+                assert checker.check_bank(item) == item.check_bank_in_process(), item.id

@@ -9,7 +9,12 @@ import pytest
 
 from engine.checking.derivation.step import Assumptions
 from engine.checking.worker.wire import (
+    Failure,
+    ItemRequest,
     StepRequest,
+    failure_from_data,
+    item_request_from_data,
+    problems_from_data,
     request_from_data,
     request_to_data,
     verdict_from_data,
@@ -79,3 +84,64 @@ def test_a_malformed_request_is_refused_and_the_message_names_the_field(
     with pytest.raises(ValueError, match=named.replace(".", r"\.")) as refused:
         request_from_data(data)
     assert "\n" not in str(refused.value)
+
+
+ITEM = {"kind": "expression", "item": {"id": "x", "kind": "expression"}}
+
+
+def test_an_item_request_is_read_with_or_without_its_answer() -> None:
+    envelope = {"id": 5, "op": "grade", **ITEM}
+    graded = item_request_from_data({**envelope, "answer": "d"}, with_answer=True)
+    assert graded == ItemRequest("expression", {"id": "x", "kind": "expression"}, "d")
+    assert item_request_from_data(envelope, with_answer=False).answer is None
+
+
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [
+        ({**ITEM}, "answer"),  # a grade request needs the answer
+        ({**ITEM, "answer": 3}, "answer"),
+        ({**ITEM, "answer": None}, "answer"),
+        ({**ITEM, "kind": 1, "answer": "d"}, "kind"),
+        ({**ITEM, "item": "x", "answer": "d"}, "item"),
+        ({"item": {}, "answer": "d"}, "kind"),
+    ],
+)
+def test_a_malformed_grade_request_is_refused_and_the_message_names_the_field(
+    data: dict[str, object], named: str
+) -> None:
+    with pytest.raises(ValueError, match=f"request {named}") as refused:
+        item_request_from_data(data, with_answer=True)
+    assert "\n" not in str(refused.value)
+
+
+def test_a_failure_and_a_list_of_problems_are_read_back() -> None:
+    bank = failure_from_data({"id": 1, "error": "bank", "message": "m", "problems": ["p", "q"]})
+    assert bank == Failure("bank", "m", ("p", "q"))
+    assert failure_from_data({"id": 2, "error": "memory"}) == Failure("memory", "", None)
+    assert problems_from_data({"id": 3, "problems": ["p"]}) == ["p"]
+    assert problems_from_data({"id": 3, "problems": []}) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        "bank",
+        {"error": "shell", "message": "m"},  # no such error code
+        {"error": 1},
+        {"error": "answer", "message": 3},
+        {"error": "bank", "problems": "p"},
+        {"error": "bank", "problems": [1]},
+    ],
+    ids=repr,
+)
+def test_a_malformed_failure_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError):
+        failure_from_data(bad)
+
+
+@pytest.mark.parametrize("bad", [None, {}, {"problems": "p"}, {"problems": [1, "p"]}], ids=repr)
+def test_a_malformed_list_of_problems_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError):
+        problems_from_data(bad)

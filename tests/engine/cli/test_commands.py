@@ -50,6 +50,79 @@ def test_bad_input_exits_2_with_one_line(args: list[str], message: str, capsys) 
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+# A set's name is a name, never a path: `..` read the repository's own YAML files as a bank,
+# `/tmp` every YAML file in /tmp; a name longer than the file system allows was an internal
+# error (ENAMETOOLONG) in every command that opens a set.
+NOT_SET_NAMES = ["..", ".", "/tmp", "demo/..", "../quizzes/demo", "", "a" * 300]
+
+
+@pytest.mark.parametrize("name", NOT_SET_NAMES)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["list"],
+        ["quiz"],
+        ["stats"],
+        ["drill"],
+        ["drill", "--timed"],
+        ["drill", "--rapid"],
+        ["exercises"],
+        ["export", "--anki", "deck.apkg"],
+        ["check", "x", "--answer", "1"],
+    ],
+)
+def test_a_set_name_that_is_a_path_is_no_set(
+    name: str, command: list[str], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = [command[0], name, *command[1:]]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attnquiz: error: ") and err.count("\n") == 1, err
+    said = (f"no question set {name!r}", f"no drills for set {name!r}", f"set {name} has no")
+    assert any(words in err for words in said), err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lint", "a" * 300 + ".yaml"],
+        ["export", "demo", "--anki", "a" * 300 + ".apkg"],
+        ["stats", "demo", "--data-dir", "a" * 300],
+        ["submit", "a" * 300 + ".py"],
+    ],
+    ids=["lint", "export", "data-dir", "submit"],
+)
+def test_a_file_name_too_long_for_the_file_system_is_bad_input(
+    args: list[str], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "too long" in err and err.count("\n") == 1 and "internal error" not in err, err
+
+
+@pytest.mark.parametrize(
+    "start",
+    ["9999-12-31T23:59:59+00:00", "0001-01-01T00:00:00+00:00", "1969-12-31T23:00:00+00:00"],
+)
+def test_a_clock_started_where_no_review_can_be_stored_is_bad_input(
+    start: str, store_home: Path, monkeypatch, capsys
+) -> None:
+    # ATTNQUIZ_NOW in the year 9999 was an internal error (dates past datetime's end); in the
+    # year 1 a session stored due times before 1970, which the store check then calls damage:
+    # every later command refused the store.
+    from tests.conftest import run_cli
+
+    monkeypatch.setenv("ATTNQUIZ_NOW", start)
+    done = run_cli("quiz", "demo", input="3\n" * 10)
+    assert done.returncode == 2 and "ATTNQUIZ_NOW" in done.stderr, done.stderr
+    assert main(["stats", "demo"]) == 2
+    monkeypatch.delenv("ATTNQUIZ_NOW")
+    capsys.readouterr()
+    assert main(["stats", "demo"]) == 0, capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "answer",
     [

@@ -191,6 +191,26 @@ def test_watch_mode_grades_again_on_a_save_and_stops_at_a_pass(
         proc.communicate()
 
 
+def test_a_watched_file_replaced_by_a_pipe_or_a_device_is_not_read(tmp_path: Path) -> None:
+    # Watch mode compares each saved version with the last; it read the whole file to do so, so
+    # a file replaced by a named pipe blocked the watch for ever, and one replaced by a link to
+    # /dev/zero filled the memory. Neither is a version to grade: no signature, nothing read.
+    from engine.commands.watch import _signature
+
+    pipe = tmp_path / "pipe.py"
+    os.mkfifo(pipe)
+    assert _signature(pipe) is None
+    endless = tmp_path / "endless.py"
+    endless.symlink_to("/dev/zero")
+    assert _signature(endless) is None
+    mine = tmp_path / "mine.py"
+    mine.write_text(SOLUTION)
+    first = _signature(mine)
+    assert first is not None
+    mine.write_text(GLOBAL_MAX)
+    assert _signature(mine) not in (None, first)
+
+
 ONLY_SMALL = """import numpy as np
 
 

@@ -4,23 +4,29 @@ Every `cases/steps-15*.tsv` (`steps-15.tsv` and the held-out tables written blin
 lines written as learners and the seeds write them (Σ_a, Σ_i, sum_j, `\\sum_{i=1}^{d_k}`,
 equations with a left side, chains), each with the verdict a fair examiner gives and, for a wrong
 line, the kind of mistake. Every line is judged from the state after the
-steps before it (`chain.judge_at`) in the bounded checking worker, the drills' own path. Each
-table must agree with the examiner on at least 97% of the lines, and no wrong line of the kinds
-the checker once accepted (a squared mean, a mean taken outside E, a sum of means, a sign error,
-a variance rule that does not hold, a restatement) may be accepted at all.
+steps before it (`chain.judge_at`), the drills' own path, with each check sent as the drills send
+it to the checking worker and answered by the worker's own request handler, here in this process:
+the same requests, replies and verdicts, without the worker's process and time bound (which
+tests/engine/checking/test_worker_*.py test), so that no line's verdict depends on how busy the
+machine is. Each table must agree with the examiner on at least 97% of the lines, and no wrong
+line of the kinds the checker once accepted (a squared mean, a mean taken outside E, a sum of
+means, a sign error, a variance rule that does not hold, a restatement) may be accepted at all.
 """
 
 from __future__ import annotations
 
+import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engine.checking.worker.main import answer_request
 from engine.drills.chain import judge_at
 from engine.drills.loader import load_drill_file
 from engine.drills.model import Drill
-from tests.conftest import warm_checker
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLES = sorted((Path(__file__).parent / "cases").glob("steps-15*.tsv"))
@@ -71,13 +77,28 @@ def shipped() -> dict[str, Drill]:
     return {drill.id: drill for drill in loaded.drills}
 
 
+class HandlerInThisProcess:
+    """A checker whose requests the checking worker's request handler answers in this process,
+    as the worker would: JSON in and out, warnings ignored. A line the handler fails on (an
+    internal error, not a verdict) fails the test."""
+
+    def ask(self, request: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reply = answer_request(json.dumps(request).encode("ascii"))
+        assert "error" not in reply, f"the checker failed on {request}: {reply}"
+        loaded: dict[str, Any] = json.loads(json.dumps(reply, ensure_ascii=True, allow_nan=True))
+        return loaded
+
+
 @pytest.fixture(scope="module")
 def judged() -> dict[tuple[str, int], tuple[bool, str]]:
     """Every row's verdict (correct?, message), keyed by its table and line."""
     drills = shipped()
+    checker: Any = HandlerInThisProcess()
     verdicts = {}
     for row in ROWS:
-        verdict = judge_at(warm_checker(), drills[row.drill], row.step - 1, row.line).verdict
+        verdict = judge_at(checker, drills[row.drill], row.step - 1, row.line).verdict
         verdicts[row.key] = (verdict.correct, verdict.message)
     return verdicts
 
@@ -96,7 +117,7 @@ def test_the_table_covers_every_checked_step_of_every_drill_both_ways(table: str
             assert verdicts == {True, False}, f"{drill.id} step {number}"
 
 
-@pytest.mark.slow  # 300+ lines a table judged by SymPy in the worker: tens of seconds
+@pytest.mark.slow  # 300+ lines a table judged by SymPy: seconds
 @pytest.mark.parametrize("table", TABLE_ROWS)
 def test_the_checker_agrees_with_the_examiner_on_the_step_table(
     table: str,

@@ -210,6 +210,26 @@ def test_a_drill_naming_an_unknown_item_is_a_bank_error(store_home: Path) -> Non
         load_timed_drill(*found, set_15(store_home))
 
 
+def test_two_parts_with_one_id_are_a_bank_error(store_home: Path, capsys) -> None:
+    # A run keeps one record per part id: the second part of that id overwrote the first's, so
+    # the store said less than the screen had shown (two parts answered, one kept).
+    from engine.cli import main
+
+    (store_home / "drills").mkdir()
+    part = "    - id: same\n      title: {}\n      questions:\n        - item: {}\n"
+    mine = store_home / "drills" / "15-timed.yaml"
+    mine.write_text(
+        "format_version: 1\nset: 15\ntitle: mine\ntimed:\n  parts:\n"
+        + part.format("one", "shape-scores")
+        + part.format("two", "shape-output"),
+        encoding="utf-8",
+    )
+    with pytest.raises(BankError, match=r"15-timed.yaml:10: duplicate part id 'same'"):
+        load_timed_drill(mine, str(mine), set_15(store_home))
+    assert main(["lint", str(mine)]) == 2
+    assert "duplicate part id 'same'" in capsys.readouterr().err
+
+
 def test_time_up_while_the_learner_types_times_out_that_part(store_home: Path) -> None:
     class LiveTimeUp(PacedFrontend):
         def ask(self, prompt: Prompt) -> Reply:

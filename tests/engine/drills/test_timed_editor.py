@@ -31,3 +31,30 @@ def test_an_editor_given_with_arguments_runs_with_them(tmp_path: Path) -> None:
 
 def test_nothing_written_is_no_answer(tmp_path: Path) -> None:
     assert _edit(_editor(tmp_path, "true")) == ""
+
+
+def test_an_editor_that_cannot_start_is_one_clear_error_not_an_internal_one() -> None:
+    # click raised its own ClickException ("Editing failed"), which no edge expected: the
+    # drill ended in an internal error. The front end types the code instead (see view.ask).
+    import pytest
+
+    from engine.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"/nowhere/editor.*set \$VISUAL or \$EDITOR"):
+        _edit("/nowhere/editor")
+
+
+def test_an_exercise_editor_that_cannot_start_is_one_clear_error(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import pytest
+
+    from engine.errors import UsageError
+    from engine.exercise_attempts import edit
+
+    mine = tmp_path / "attention.py"
+    mine.write_text(CODE, encoding="utf-8")
+    monkeypatch.setenv("VISUAL", "/nowhere/editor --wait")
+    with pytest.raises(UsageError, match=r"/nowhere/editor"):
+        edit(mine)
+    assert mine.read_text(encoding="utf-8") == CODE

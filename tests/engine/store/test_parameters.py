@@ -126,6 +126,8 @@ def test_an_invalid_fit_is_never_stored(tmp_path: Path) -> None:
         "parameters = '{\"w\": 1}'",
         "parameters = NULL",
         "chosen = 'yesterday'",
+        # Nested deeper than the JSON reader's recursion: a RecursionError was an internal error.
+        "parameters = printf('%.*c%.*c', 100000, '[', 100000, ']')",
     ],
 )
 def test_a_damaged_row_is_a_store_error_that_names_the_way_out(tmp_path: Path, damage: str) -> None:

@@ -39,6 +39,33 @@ def test_a_damaged_setting_is_a_store_error_naming_the_way_out(tmp_path: Path) -
     store.close()
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "how", "fix"),
+    [
+        ("retention", '"lots"', "--retention VALUE", ["--retention", "0.9"]),
+        ("new_per_day", "-4", "--new N", ["--new", "5"]),
+        ("confidence", '"maybe"', "--confidence (or --no-confidence)", ["--no-confidence"]),
+        ("leeches", "3", "--leeches suspend (or flag)", ["--leeches", "flag"]),
+        # Nested deeper than the JSON reader's recursion: a RecursionError was an internal error.
+        ("retention", "[" * 100_000 + "]" * 100_000, "--retention VALUE", ["--retention", "0.9"]),
+    ],
+)
+def test_a_damaged_setting_names_the_option_that_sets_it_again(
+    key: str, value: str, how: str, fix: list[str], tmp_path: Path, capsys
+) -> None:
+    from engine.cli import main
+
+    store = open_store(tmp_path)
+    store.db.execute("INSERT INTO settings (key, value, changed) VALUES (?, ?, 0)", (key, value))
+    store.close()
+    assert main(["settings", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"the setting {key!r}" in err and f"set it again with `attnquiz settings {how}`" in err
+    # The way out it names works: that option exists and replaces the damaged value.
+    assert main(["settings", *fix, "--data-dir", str(tmp_path)]) == 0, capsys.readouterr().err
+    assert main(["settings", "--data-dir", str(tmp_path)]) == 0
+
+
 def test_migration_0004_counts_past_lapses_of_graduated_cards_only(
     tmp_path: Path, monkeypatch
 ) -> None:
@@ -48,8 +75,8 @@ def test_migration_0004_counts_past_lapses_of_graduated_cards_only(
     monkeypatch.undo()
     db = sqlite3.connect(tmp_path / STORE_FILE)
     db.execute(
-        "INSERT INTO cards (id, set_name, item_id, phase, due, reps, fails, introduced) "
-        "VALUES (1, 'demo', 'a', 2, 0, 5, 3, 0)"
+        "INSERT INTO cards (id, set_name, item_id, phase, stability, difficulty, due, reps, "
+        "fails, introduced) VALUES (1, 'demo', 'a', 2, 3.5, 5.0, 0, 5, 3, 0)"
     )
     # Again while learning (phase 1), Again on a review card (phase 2), a crammed Again.
     for phase, cram in ((1, 0), (2, 0), (2, 1)):

@@ -29,6 +29,7 @@ from engine.schedule import Grade, Scheduling
 from engine.store import ReviewRecord, open_store
 from engine.store.backups import backup_folder
 from engine.store.integrity import describe_failure
+from tests.conftest import run_cli
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 ITEMS = ["recall-one", "choice-axis", "number-std", "shape-out", "expr-var"]
@@ -183,6 +184,91 @@ def test_an_impossible_value_in_any_table_is_reported_and_left_untouched(
     err = capsys.readouterr().err
     assert words in err and "left untouched" in err, err
     assert digest(path) == before
+
+
+# A card's values must fit together as well as each be possible: a review card without a
+# stability or difficulty, a relearning card without its step, or a count one more review would
+# overflow ended a session in an internal error (fsrs's assertions, SQLite's integer range).
+INCONSISTENT = [
+    ("phase = 2, stability = NULL", "impossible stability NULL"),
+    ("phase = 2, difficulty = NULL", "impossible difficulty NULL"),
+    ("phase = 3, step = NULL", "impossible learning step NULL"),
+    ("reps = 9223372036854775807", "impossible count of reviews 9223372036854775807"),
+    ("lapses = 9223372036854775807", "impossible count of lapses 9223372036854775807"),
+]
+
+
+@pytest.mark.parametrize(("change", "words"), INCONSISTENT)
+def test_values_that_do_not_fit_together_name_their_card(
+    change: str, words: str, store_home: Path
+) -> None:
+    path = fill(store_home)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(f"UPDATE cards SET {change} WHERE item_id = 'number-std'")
+    before = digest(path)
+    done = run_cli("quiz", "demo", input="3\n" * 30)
+    assert done.returncode == 2, done.stderr
+    assert f"impossible value for card 'number-std' of set 'demo' ({words})" in done.stderr
+    assert digest(path) == before
+
+
+def test_the_largest_values_a_store_accepts_work_in_every_command(store_home: Path, capsys) -> None:
+    # What the store check lets through must not break a command further on: a stability of
+    # 10^12 days was an internal error in `stats` (too many days for a timedelta).
+    path = fill(store_home)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(
+            "UPDATE cards SET phase = 2, stability = 1e12, reps = 1000000000, "
+            "fails = 1000000000, lapses = 1000000000"
+        )
+    for command in (["stats", "demo"], ["list", "demo"], ["stats", "demo", "--json"]):
+        assert main(command) == 0, capsys.readouterr().err
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        reviews = db.execute("SELECT count(*) FROM reviews").fetchone()[0]
+    done = run_cli("quiz", "demo", input="3\n" * 30)
+    assert done.returncode == 0, done.stderr
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] > reviews
+
+
+@pytest.mark.parametrize("which", ["", "-wal"])
+def test_a_pipe_in_place_of_the_store_is_refused_without_blocking(
+    which: str, store_home: Path, capsys
+) -> None:
+    # Opening a named pipe for reading waits for a writer that never comes: the command hung.
+    path = fill(store_home, 1)
+    target = Path(f"{path}{which}")
+    if target.exists():
+        target.unlink()
+    os.mkfifo(target)
+    assert main(["stats", "demo"]) == 2
+    err = capsys.readouterr().err
+    assert f"{target} is not a regular file" in err, err
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        "CREATE TRIGGER forget AFTER INSERT ON reviews BEGIN DELETE FROM reviews; END",
+        "CREATE TRIGGER later BEFORE UPDATE ON cards BEGIN SELECT 1; END",
+        "CREATE VIEW due AS SELECT * FROM cards",
+    ],
+)
+def test_a_trigger_or_view_attnquiz_never_makes_is_refused(schema: str, store_home: Path) -> None:
+    # A trigger runs inside every write: one that deleted each new review let a session say
+    # "rated good; next review in 10 min" while nothing was kept.
+    path = fill(store_home)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(schema)
+        reviews = db.execute("SELECT count(*) FROM reviews").fetchone()[0]
+    before = digest(path)
+    done = run_cli("quiz", "demo", input="3\n" * 10)
+    assert done.returncode == 2, done.stderr
+    name = schema.split()[2]
+    assert f"{name!r}" in done.stderr and "attnquiz never makes" in done.stderr, done.stderr
+    assert digest(path) == before
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] == reviews
 
 
 # -- backups and a log cut short -----------------------------------------------------------------

@@ -1,0 +1,28 @@
+"""The learner's editor ($VISUAL, $EDITOR), through click.edit, with one clear error when it
+cannot be started."""
+
+from __future__ import annotations
+
+from engine.errors import UsageError
+
+
+def run_editor(
+    text: str | None = None,
+    *,
+    filename: str | None = None,
+    editor: str | None = None,
+    extension: str = ".txt",
+) -> str | None:
+    """What click.edit returns. An editor that cannot be started (a name that is no program
+    here) is a UsageError saying so and what to do: click's own exception reached no edge."""
+    import click
+
+    try:
+        if filename is not None:  # the file itself is edited: nothing is returned
+            click.edit(filename=filename, editor=editor, require_save=False)
+            return None
+        return click.edit(text or "", editor=editor, extension=extension, require_save=False)
+    except click.ClickException as exc:
+        raise UsageError(
+            f"{exc.format_message()}; set $VISUAL or $EDITOR to an editor this machine has"
+        ) from None

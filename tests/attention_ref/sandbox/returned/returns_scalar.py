@@ -1,0 +1,10 @@
+"""Reduces the output to one number (the mean) by mistake."""
+
+import numpy as np
+
+
+def attention(Q, K, V):
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    weights /= weights.sum(-1, keepdims=True)
+    return float(np.mean(weights @ V))
