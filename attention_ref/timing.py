@@ -70,9 +70,11 @@ def time_submission(
     progress: Progress | None = None,
     seed: int = 0,
     min_samples: int = MIN_SAMPLES,
+    size_budget_s: float = SIZE_BUDGET_S,
 ) -> dict[str, Any]:
     """Median times per size, `vs_numpy` (yours / the reference's, same process kind), spread,
-    and why the ladder stopped. `plan` is how grading called the code (form, mask, d_k)."""
+    and why the ladder stopped. `plan` is how grading called the code (form, mask, d_k).
+    Each size is sampled until `min_samples` are in and `size_budget_s` is spent."""
     say = progress or (lambda text: None)
     plan = plan or CallPlan(
         Found(function, "attention" if target == "attention" else "softmax", (), 0)
@@ -94,7 +96,7 @@ def time_submission(
         kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
         boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel is not None else {})}
-        timed = TimingBoxes(boxes, notes, say, min_samples=min_samples)
+        timed = TimingBoxes(boxes, notes, say, min_samples=min_samples, size_budget_s=size_budget_s)
         for t in ladder:
             left = budget_s - (time.perf_counter() - started)
             if left <= 0:

@@ -102,15 +102,22 @@ def time_exercise(
     *,
     limits: Limits | None = None,
     progress: Progress | None = None,
-    budget_s: float = TOTAL_BUDGET_S,
-    ladder: tuple[int, ...] = LADDER,
+    budget_s: float | None = None,
+    ladder: tuple[int, ...] | None = None,
     seed: int = 0,
+    min_samples: int | None = None,
+    size_budget_s: float | None = None,
 ) -> dict[str, Any] | None:
     """Times per size and `vs_reference` (yours / the reference solution's); None when the
-    battery has no timing inputs (a learner's own battery)."""
+    battery has no timing inputs (a learner's own battery). What is not given comes from this
+    module's LADDER, TOTAL_BUDGET_S, MIN_SAMPLES and SIZE_BUDGET_S, read at the call."""
     inputs = INPUTS.get(battery)
     if inputs is None:
         return None
+    budget_s = TOTAL_BUDGET_S if budget_s is None else budget_s
+    ladder = LADDER if ladder is None else ladder
+    min_samples = MIN_SAMPLES if min_samples is None else min_samples
+    size_budget_s = SIZE_BUDGET_S if size_budget_s is None else size_budget_s
     say = progress or (lambda _text: None)
     limits = limits or Limits()
     notes: list[str] = []
@@ -136,7 +143,7 @@ def time_exercise(
         ):
             boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel else {})}
             timed = TimingBoxes(
-                boxes, notes, say, min_samples=MIN_SAMPLES, size_budget_s=SIZE_BUDGET_S
+                boxes, notes, say, min_samples=min_samples, size_budget_s=size_budget_s
             )
             # The budget is for sampling: starting the sandboxes (and a kernel that has to be
             # compiled on a busy machine) does not use it up.

@@ -9,11 +9,13 @@ only root can create processes of that uid, once none is left, none can appear.
 from __future__ import annotations
 
 import contextlib
+import functools
 import grp
 import os
 import pwd
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -22,16 +24,27 @@ _UID_FLOOR = 200_000
 _UID_CEILING = 2**31 - 2
 
 
+# The lines of /proc/PID/status read here. Only these are parsed: a scan reads the status of
+# every process on the machine, several times per sandbox, and parsing all of each costs
+# milliseconds per scan.
+_STATUS_KEYS = ("State", "Uid")
+
+
 def _status_fields(pid: str) -> dict[str, str] | None:
+    """The `_STATUS_KEYS` lines of /proc/PID/status (None: no such process)."""
     try:
-        with open(f"/proc/{pid}/status", encoding="utf-8", errors="replace") as status:
-            lines = status.read().splitlines()
+        with open(f"/proc/{pid}/status", "rb") as status:
+            text = status.read()
     except OSError:
         return None
     fields = {}
-    for line in lines:
-        key, _, value = line.partition(":")
-        fields[key] = value.strip()
+    for key in _STATUS_KEYS:
+        # The kernel escapes a newline in the process's name, so a line starts after "\n".
+        start = text.find(b"\n" + key.encode() + b":")
+        if start >= 0:
+            end = text.find(b"\n", start + 1)
+            value = text[start + len(key) + 2 : end if end >= 0 else len(text)]
+            fields[key] = value.decode("utf-8", "replace").strip()
     return fields
 
 
@@ -66,8 +79,31 @@ def processes_in_session(session: int) -> list[int]:
 
 
 def children_of(parent: int) -> list[int]:
-    """Live processes whose parent is `parent`."""
-    return [pid for pid, _ in _live_processes() if _stat_field(pid, 1) == str(parent)]
+    """Live processes whose parent is `parent`: from the kernel's list of each of its threads'
+    children where it keeps one (/proc/PID/task/TID/children), else from a scan of /proc."""
+    if not _kernel_lists_children():
+        return [pid for pid, _ in _live_processes() if _stat_field(pid, 1) == str(parent)]
+    try:
+        threads = os.listdir(f"/proc/{parent}/task")
+    except OSError:
+        return []  # no such process
+    live = []
+    for thread in threads:
+        try:
+            with open(f"/proc/{parent}/task/{thread}/children", "rb") as children:
+                listed = children.read().split()
+        except OSError:
+            continue  # the thread ended
+        for pid in listed:
+            fields = _status_fields(pid.decode())
+            if fields and not fields.get("State", "").startswith(("Z", "X")):
+                live.append(int(pid))
+    return live
+
+
+@functools.cache
+def _kernel_lists_children() -> bool:
+    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
 
 
 def kill_until_gone(find: Callable[[], list[int]], deadline: float = 5.0) -> bool:

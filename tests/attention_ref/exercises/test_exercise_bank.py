@@ -1,5 +1,9 @@
-"""Every exercise of set 15 is sound: its reference solution passes the grader and every named
-mistake is caught, as that mistake, by the buggy variant the bank gives for it (lint's check)."""
+"""Every exercise of set 15 is sound: it names the mistakes people really make, and its cases
+are drawn afresh. That its reference solution passes the grader and every named mistake is
+caught, as that mistake, by the buggy variant the bank gives for it is lint's check
+(`ExerciseItem.check_bank`), run on every shipped exercise, in the sandbox, by
+tests/engine/bank/test_lint.py::test_the_shipped_banks_lint_clean_and_without_warnings: once
+per test run, not twice."""
 
 from __future__ import annotations
 
@@ -22,14 +26,14 @@ def test_set_15_has_the_exercises_the_contract_names(exercises: dict[str, Exerci
     assert {i: e.function for i, e in exercises.items()} == REQUIRED
 
 
-@pytest.mark.slow  # every variant of every exercise graded in the sandbox
 @pytest.mark.parametrize("exercise_id", sorted(REQUIRED))
-def test_the_solution_passes_and_every_variant_is_named_as_its_mistake(
+def test_each_exercise_names_the_mistakes_people_make(
     exercises: dict[str, ExerciseItem], exercise_id: str
 ) -> None:
     item = exercises[exercise_id]
     assert len(item.mistakes) >= 3, "each exercise names the mistakes people really make"
-    assert item.check_bank() == []
+    # Each mistake comes with the buggy variant that lint grades (see the module's docstring).
+    assert all(m.variant.strip() and m.variant != item.solution for m in item.mistakes)
 
 
 @pytest.mark.parametrize("battery", sorted(BATTERIES))
