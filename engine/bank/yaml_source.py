@@ -87,6 +87,11 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         what = exc.problem or exc.context or "invalid YAML"
+        if "maximum nesting depth" in what:
+            # libyaml (0.2.5 onwards, as PyYAML 6.0.4 ships it) has its own depth limit, far
+            # above ours, and its scanner may reach it before the events reach ours.
+            doc.problem(line, f"nested more than {MAX_NESTING} levels deep; flatten it")
+            return doc
         if exc.context and exc.context_mark and exc.problem:
             what += f" ({exc.context} at line {exc.context_mark.line + 1})"
         doc.problem(line, f"YAML syntax error: {what}")
