@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 VERDICTS = ("correct", "wrong", "unreadable")
 REQUIRED_AGREEMENT = 0.98
@@ -83,3 +83,12 @@ def report(name: str, judged: list[tuple[Row, Graded | Exception]]) -> float:
             f"{graded.feedback}"
         )
     return agreement
+
+
+def announce(config: Any, line: str) -> None:
+    """Show an agreement figure in pytest's own report (seen under -q and xdist, unlike a
+    test's stdout) as well as on stdout (`-s`). `config` is pytest's Config."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line)
+    print(line)

@@ -9,6 +9,7 @@ with `-s` or see the terminal summary).
 from __future__ import annotations
 
 import csv
+import importlib.util
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 
 from attention_ref.grading import Grade, grade_submission
 from attention_ref.sandbox import Limits
+from tests.agreement import announce
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "submissions" / "corpus"
@@ -69,15 +71,11 @@ def grades(request: pytest.FixtureRequest) -> dict[str, Grade]:
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         graded = dict(pool.map(grade, ROWS))
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
     for table in TABLES:
         rows = [row for row in ROWS if row.table == table.name]
         agreeing = sum(_agrees(row, graded[row.file]) for row in rows)
         agreement = f"agrees with the grader on {agreeing} of {len(rows)} files"
-        line = f"submit corpus {table.name}: {agreement}"
-        if reporter is not None:
-            reporter.write_line(line)
-        print(line)
+        announce(request.config, f"submit corpus {table.name}: {agreement}")
     return graded
 
 
@@ -86,8 +84,15 @@ def test_the_corpus_covers_every_file_and_enough_styles() -> None:
     assert len(ROWS) >= 30
 
 
+# Rows whose verdict holds where torch is not installed (their files import it).
+WITHOUT_TORCH = {"leftover_torch_import"}
+
+
 @pytest.mark.parametrize("row", ROWS, ids=lambda row: row.file)
 def test_submit_agrees_with_a_careful_grader(row: Row, grades: dict[str, Grade]) -> None:
+    if row.file in WITHOUT_TORCH and importlib.util.find_spec("torch") is not None:
+        # The table describes a machine without torch (CI's: torch is an optional extra).
+        pytest.skip("torch is installed here, so the leftover `import torch` succeeds")
     grade = grades[row.file]
     got = (grade.verdict, sorted(grade.diagnosis), grade.function)
     failing = [c.message for c in grade.cases if not c.passed][:2]

@@ -24,6 +24,7 @@ from attention_ref.grading import Grade, grade_submission
 from attention_ref.sandbox import Limits, Sandbox
 from attention_ref.sandbox.arrays import MAX_ITEMS, ArrayFormatError
 from attention_ref.sandbox.results import ListValue, NotAnArray, as_returned
+from tests.agreement import announce
 
 HERE = Path(__file__).parent
 FILES = HERE / "returned"
@@ -81,10 +82,7 @@ def grades(request: pytest.FixtureRequest) -> dict[str, Grade]:
         graded = dict(pool.map(grade, ROWS))
     agreeing = sum(_agrees(row, graded[row.file]) for row in ROWS)
     line = f"returned values {TABLE.name}: agrees with the grader on {agreeing} of {len(ROWS)}"
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(line)
-    print(line)
+    announce(request.config, line)
     return graded
 
 
