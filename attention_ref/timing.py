@@ -194,13 +194,32 @@ def _time_size(
         else reference.stable_softmax(args[0])
     )
 
-    def call(who: str) -> CallResult:
-        if who == "mine":
-            return _call_mine(timed.boxes[who], plan, args)
-        return timed.boxes[who].call(*args, **extra)
+    wanted: dict[str, np.ndarray] = {}  # what each box's last call must return
 
-    times = timed.sample(t, left, call, lambda result, who: _check(result, expected, t, who))
+    def call(who: str) -> CallResult:
+        fresh, wanted[who] = _fresh_inputs(target, args, expected, rng)
+        if who == "mine":
+            return _call_mine(timed.boxes[who], plan, fresh)
+        return timed.boxes[who].call(*fresh, **extra)
+
+    times = timed.sample(t, left, call, lambda result, who: _check(result, wanted[who], t, who))
     return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
+
+
+def _fresh_inputs(
+    target: str, args: tuple[Any, ...], expected: np.ndarray, rng: np.random.Generator
+) -> tuple[tuple[Any, ...], np.ndarray]:
+    """Inputs no call has had before, of the same cost, with their exact output: code that
+    replays an output it kept (by the inputs' bytes or shape) would otherwise be timed as a
+    lookup. Each is one cheap exact transform of the size's input set, so no reference runs
+    again: softmax's columns permuted permute its output's; a vector c added to every row of V
+    adds c to every output row, since each row of attention weights sums to 1 (masked or not)."""
+    if target == "softmax":
+        order = rng.permutation(args[0].shape[-1])
+        return (args[0][..., order],), expected[..., order]
+    q, k, v = args
+    shift = rng.normal(size=v.shape[-1]).astype(v.dtype)
+    return (q, k, v + shift), expected + shift
 
 
 class TimingBoxes:

@@ -6,10 +6,11 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from attention_ref import machine as machine_module
-from attention_ref import reference
+from attention_ref import reference, timing
 from attention_ref.machine import Machine, this_machine
 from attention_ref.sandbox import CallResult
 from attention_ref.timing import StopLadder, roofline, sample_interleaved, time_submission
@@ -108,14 +109,6 @@ def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_mac
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
-@pytest.mark.xfail(
-    strict=True,
-    reason="red team (pass 3): every call at a size gets the same inputs, so code that "
-    "replays its output (kept by the inputs' shape or bytes) is timed as a lookup (measured, "
-    "by shape: vs_numpy 0.077 at T = 2048, 13x 'faster' than NumPy). Fresh inputs per round, "
-    "checked against the reference box's output of that round (or a cheap exact transform of "
-    "one input set), would fix it; left to the timing's owners",
-)
 def test_no_two_timed_calls_get_the_same_inputs(fake_machine) -> None:
     # Not a timing assertion: the submission raises when inputs repeat, so a ladder that gives
     # every call fresh inputs times every size, and one that repeats them stops at the first.
@@ -233,3 +226,40 @@ def test_your_code_or_the_reference_failing_ends_the_ladder_even_with_optional(
     _, call = _fake_calls(failing, 2)
     with pytest.raises(StopLadder):
         _sample(call, lambda who, reason: None)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
+def test_an_output_replayed_by_shape_is_a_wrong_output(fake_machine) -> None:
+    # Right on its first call, then the same array whatever the inputs: the fresh inputs of the
+    # next calls have another output, so the ladder stops on a wrong output, never times it.
+    report = time_submission(
+        SUBMISSIONS / "timing" / "replays_by_shape.py",
+        "attention",
+        "attention",
+        ladder=(32,),
+        min_samples=3,
+        budget_s=1.0,
+    )
+    assert report["sizes"] == [] and report["wrong_output"], report["stopped"]
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_each_fresh_input_set_comes_with_its_exact_output(causal: bool, dtype: type) -> None:
+    rng = np.random.default_rng(7)
+    args = tuple(rng.normal(size=(48, 16)).astype(dtype) for _ in range(3))
+    expected = np.asarray(reference.attention(*args, causal=causal))
+    seen = set()
+    for _ in range(4):
+        fresh, wanted = timing._fresh_inputs("attention", args, expected, rng)
+        seen.add(b"".join(a.tobytes() for a in fresh))
+        got = reference.attention(*fresh, causal=causal)
+        np.testing.assert_allclose(got, wanted, rtol=1e-4, atol=1e-5)
+    scores = args[0] @ args[1].T
+    softmax = np.asarray(reference.stable_softmax(scores))
+    for _ in range(4):
+        fresh, wanted = timing._fresh_inputs("softmax", (scores,), softmax, rng)
+        seen.add(fresh[0].tobytes())
+        np.testing.assert_allclose(reference.stable_softmax(fresh[0]), wanted, rtol=1e-6)
+    assert len(seen) == 8  # no two calls got the same inputs
