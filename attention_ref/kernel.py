@@ -45,7 +45,7 @@ are narrower than block_q, down to 128 queries, so each thread gets at least 4. 
 does not depend on which task it is in, nor on which thread runs it, so the output does not
 depend on the thread count. Plain threads, not Numba's `parallel=True`: a parallel region costs
 a second compile of the whole kernel (its loop body becomes a function of its own, optimised
-again with everything it calls), 40% of the cold compile; and a thread that waits for work
+again with everything it calls), a third of the cold compile; and a thread that waits for work
 sleeps instead of spinning on a core, as an OpenMP pool does after each call.
 Under a causal mask, work above the diagonal is skipped block by block: a 6-query block of P·V
 only reads the keys its last query sees, and an NR-query panel of S^T only computes the keys its
