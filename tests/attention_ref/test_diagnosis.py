@@ -124,6 +124,10 @@ def attention_with(softmax: Callable[[np.ndarray], np.ndarray]) -> Callable[...,
     return lambda Q, K, V: softmax(Q @ K.T / np.sqrt(Q.shape[1])) @ V
 
 
+def log_sum_exp_without_max(x):  # exp(x - log(sum(exp(x)))): 0, not nan, where exp overflows
+    return np.exp(x - np.log(np.sum(np.exp(x), axis=-1, keepdims=True)))
+
+
 def nan_always(Q, K, V):
     return np.full((Q.shape[0], V.shape[1]), np.nan)
 
@@ -139,6 +143,14 @@ def test_a_softmax_that_overflows_its_own_way_is_an_unstable_softmax(seed: int) 
             grade = graded(learner, target, seed)
             assert grade.verdict == "wrong", (statistic, target)
             assert grade.diagnosis == ["unstable_softmax"], [c.message for c in grade.cases]
+    # Wrong but finite (weights of 0) only in rows whose scores overflow exp: the same mistake.
+    for learner, target in [
+        (log_sum_exp_without_max, "softmax"),
+        (attention_with(log_sum_exp_without_max), "attention"),
+    ]:
+        grade = graded(learner, target, seed)
+        assert grade.verdict == "wrong", target
+        assert grade.diagnosis == ["unstable_softmax"], [c.message for c in grade.cases]
     # nan whatever the scores is no overflow.
     assert graded(nan_always, "attention", seed).diagnosis == []
 
