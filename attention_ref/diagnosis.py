@@ -115,7 +115,16 @@ def _wrong_only_where_exp_overflows(given: Array, case: Case, target: str) -> bo
     with np.errstate(invalid="ignore"):
         rows_right = np.isclose(given, expected, rtol=case.rtol, atol=case.atol).all(axis=-1)
     rows_large = np.abs(scores).max(axis=-1) > _OVERFLOW_SCALE
-    return bool(rows_right.any() and not rows_right.all() and np.all(rows_right | rows_large))
+    # What is left of a row once exp overflowed: nan or inf, or 0 (x / inf, exp(-inf)); a row
+    # only a little off is lost precision (float16 scores near 700), not an overflow.
+    overflowed = rows_large & _degenerate_rows(given)
+    return bool(rows_right.any() and not rows_right.all() and np.all(rows_right | overflowed))
+
+
+def _degenerate_rows(given: Array) -> Array:
+    """Rows holding a nan or inf, or only zeros: what an overflow leaves."""
+    with np.errstate(invalid="ignore"):
+        return ~np.isfinite(given).all(axis=-1) | (given == 0).all(axis=-1)
 
 
 def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
@@ -156,17 +165,17 @@ def ruled_out_pitfalls(
 
 
 def _close_where_defined(given: Array, wrong: Array, case: Case) -> bool:
-    """Whether `given` is the mistake's output `wrong` in every row where that is finite: a row
-    the mistake overflows (nan, inf) says nothing about what code making it returns there (0
-    from exp(s - log(sum(exp(s)))), nan from exp(s) / sum(exp(s)))."""
+    """Whether `given` is the mistake's output `wrong` in every row where that is finite, and
+    overflowed too where that is not: code that overflows may leave nan, inf or 0 in such a row
+    (0 from exp(s - log(sum(exp(s)))), nan from exp(s) / sum(exp(s)))."""
     if given.shape != wrong.shape:
         return False
     if given.ndim == 0:
         return close(given, wrong, case, equal_nan=True)
     defined = np.isfinite(wrong).all(axis=-1)
-    if not np.any(defined):
-        return True
-    return close(given[defined], wrong[defined], case, equal_nan=True)
+    if not np.all(_degenerate_rows(given)[~defined]):
+        return False
+    return not np.any(defined) or close(given[defined], wrong[defined], case, equal_nan=True)
 
 
 def _telling_outputs(
