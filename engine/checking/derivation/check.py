@@ -13,8 +13,8 @@ from engine.checking.derivation.indices import with_indices_used
 from engine.checking.derivation.judging import Judge
 from engine.checking.derivation.notation import PartialSum
 from engine.checking.derivation.random_polynomial import CannotEvaluate
-from engine.checking.derivation.reader import reader_for
-from engine.checking.derivation.step import Assumptions, StepVerdict, unchecked
+from engine.checking.derivation.reader import StepReader, reader_for
+from engine.checking.derivation.step import Assumptions, StepVerdict, split_sides, unchecked
 from engine.errors import AnswerError, BankError
 
 
@@ -73,6 +73,11 @@ def check_step(
             )  # fmt: skip
     except CannotEvaluate as error:
         return unchecked(f"could not check this step: {error}")
+    if expected is not None and (other := _another_quantity(reader, step, expected)):
+        return StepVerdict(
+            readable=True, valid=False, reaches_expected=False, message=other,
+            interpreted_as=" = ".join(side.shown for side in sides),
+        )  # fmt: skip
     try:
         continuation = step.strip()[:1] == "="
         verdict = Judge(reader).judge(before, sides, target, known, continuation=continuation)
@@ -86,6 +91,28 @@ def check_step(
         )
     except (Exception, RecursionError):  # a last line of defence: never a traceback
         return unchecked("could not check this step; try writing it more simply")
+
+
+def _another_quantity(reader: StepReader, step: str, expected: str) -> str:
+    """Why a line whose left side names another quantity than the one the step asks for is not
+    the step (`dL/dK = G K/√d_k` where the step asks for dL/dQ), or "" when it names the same
+    one or none. Only a name the checker reads as such is compared: a derivative of a quantity
+    the drill does not define, on the left of both the line and the expected step."""
+    try:
+        asked, written = split_sides(expected), split_sides(step)
+    except AnswerError:
+        return ""
+    if len(asked) < 2 or len(written) < 2:
+        return ""
+    asked_name, name = asked[0].strip(), written[0].strip()
+    if not (name and reader.is_label(asked_name) and reader.is_label(name)):
+        return ""
+    try:
+        if reader.read(asked_name) == reader.read(name):
+            return ""
+    except AnswerError:
+        return ""
+    return f"this step asks for {asked_name}; your line gives {name}, which is another quantity"
 
 
 def _shortened(words: str, limit: int = 40) -> str:
