@@ -47,6 +47,24 @@ def asked(step: DrillStep) -> str:
     return step.expect if step.solve_for is None else f"{step.solve_for} = {step.expect}"
 
 
+def with_given(assumptions: Assumptions, step: DrillStep) -> Assumptions:
+    """The drill's assumptions with the values the step's question gives as definitions."""
+    if not step.given:
+        return assumptions
+    definitions = {**assumptions.definitions, **step.given}
+    return dataclasses.replace(assumptions, definitions=definitions)
+
+
+def _given_left_out(step: DrillStep, verdict: StepVerdict) -> str:
+    """What to say when a line ends with a name the question gives a value for (`√d_k` where
+    the question asks for the value at d_k = 512): the general formula, not yet the value."""
+    last = verdict.interpreted_as.rsplit(" = ", 1)[-1]
+    for name, value in step.given.items():
+        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", last):
+            return f"right formula; now put in {name} = {value}, as the question gives it"
+    return ""
+
+
 @dataclass(frozen=True)
 class Judgement:
     """The verdict on one line, and the step it reached (`None` when it reached none)."""
@@ -79,13 +97,17 @@ def judge_line(
     the step on the way there (`Σ_a E[q_a] E[k_a] = 0`).
     """
     step = drill.steps[index]
-    assumptions = drill.assumptions.for_checker()
+    assumptions = with_given(drill.assumptions.for_checker(), step)
     before = previous_for(step, previous)
     text = without_unknown(drill, step, line)
     mistakes = [(m.value, m.message) for m in step.mistakes]
     verdict = check_step(
         checker, before, text, expected=asked(step), assumptions=assumptions, mistakes=mistakes
     )
+    if verdict.correct and (left_out := _given_left_out(step, verdict)):
+        return Judgement(
+            dataclasses.replace(verdict, reaches_expected=False, message=left_out), None
+        )
     if not verdict.correct:
         if skip_ahead and step.check == "value" and verdict.valid:
             # Right for this step but not in its form: it may be in the form of the `follows`
@@ -218,13 +240,12 @@ def chain_problems(drill: Drill, checker: Checker) -> list[tuple[Where, str]]:
             continue
         before = previous_for(step, previous)
         line = f"= {step.expect}" if before is not None else step.expect
+        given = with_given(assumptions, step)
         try:
-            verdict = check_step(
-                checker, before, line, expected=step.expect, assumptions=assumptions
-            )
+            verdict = check_step(checker, before, line, expected=step.expect, assumptions=given)
             mistakes = [
                 (index, check_step(checker, before, ("= " if before else "") + m.value,
-                                   expected=step.expect, assumptions=assumptions))
+                                   expected=step.expect, assumptions=given))
                 for index, m in enumerate(step.mistakes)
             ]  # fmt: skip
         except BankError as error:

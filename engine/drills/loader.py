@@ -112,7 +112,7 @@ def shape_problems(drill: Drill) -> list[tuple[tuple[str | int, ...], str]]:
                         "make it `check: value` or `check: self-rated`",
                     )
                 )
-        if not step.checked and (step.mistakes or step.solve_for):
+        if not step.checked and (step.mistakes or step.solve_for or step.given):
             problems.append(
                 (where, f"step {number + 1} is self-rated: it has no mistakes to match")
             )

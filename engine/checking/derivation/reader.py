@@ -125,6 +125,7 @@ _NOT_PROSE = frozenset(
 # An exact value followed by its rounding: `√512 ≈ 22.63`, `\sqrt{512} \approx 22.6`.
 _ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)\s*", re.DOTALL)
 
+_APPROXIMATELY = re.compile(r"\s*(?:≈|\\approx(?![A-Za-z])|~=)\s*")
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).
 CONCRETE_SIZES = (2, 3)
@@ -413,9 +414,21 @@ class StepReader:
         def lower() -> tuple[RandomPolynomial, frozenset[str]]:
             lowering = Lowering(self.model, misconceptions, self.definitions)
             value = lowering.lower(expr)
-            return value, frozenset(lowering.used)
+            return self._defined_in(value), frozenset(lowering.used)
 
         return self.remember(("lowered", expr, misconceptions), lower)
+
+    def _defined_in(self, value: RandomPolynomial) -> RandomPolynomial:
+        """`value` with the defined names put in where the reduction brought them back: a
+        question that gives d_k = 512 means 512 for the d_k that Var(q·k) reduces to."""
+        if not self.definitions:
+            return value
+        defined = {}
+        for term, coefficient in value.items():
+            names: set[Any] = getattr(coefficient, "free_symbols", set())
+            put = {s: self.definitions[str(s)] for s in names if str(s) in self.definitions}
+            defined[term] = coefficient.xreplace(put) if put else coefficient
+        return defined
 
     def author_side(self, text: str) -> Side:
         """The last side of an author's line (an expected step, a mistake, the line before),
@@ -502,6 +515,17 @@ class StepReader:
         if found is None or not found.group(1).strip(" ="):
             return None
         return found.group(1), "≈ " + found.group(2)
+
+    @staticmethod
+    def split_off_approximation(step: str) -> tuple[str, str] | None:
+        """`T d_k/(4(d_k + T)) ≈ d_k/4` -> (`T d_k/(4(d_k + T))`, `≈ d_k/4`): an approximate
+        form after the exact one (a rounded number is `split_off_rounding`'s); None otherwise."""
+        parts = _APPROXIMATELY.split(step)
+        if len(parts) != 2 or not parts[0].strip(" =") or not parts[1].strip():
+            return None
+        if _ROUNDED.fullmatch(step):
+            return None
+        return parts[0], "≈ " + parts[1].strip()
 
     def is_label(self, text: str) -> bool:
         """Whether a first side only names the quantity: a word, or a derivative of a name

@@ -102,7 +102,12 @@ class _Matcher:
         orders = [[(left.left, right.left), (left.right, right.right)]]
         if isinstance(left.op, ast.Add | ast.Mult):
             orders.append([(left.left, right.right), (left.right, right.left)])
-        results = [_all(self.match(a, b, depth + 1) for a, b in order) for order in orders]
+        results = [
+            None  # a random quantity on the right across from none on the left: not lined up
+            if any(self.random(b) and not self.random(a) for a, b in order)
+            else _all(self.match(a, b, depth + 1) for a, b in order)
+            for order in orders
+        ]
         if True in results:
             return True
         return False if all(result is False for result in results) else None
