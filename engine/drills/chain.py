@@ -148,8 +148,13 @@ def _continued(
     later = index + 1
     found = None
     while later < len(drill.steps) and drill.steps[later].check == "follows":
-        ahead = _reaches_form(checker, before, text, drill.steps[later].expect, assumptions)
-        if ahead is not None:
+        expected = drill.steps[later].expect
+        ahead = check_step(checker, before, text, expected=expected, assumptions=assumptions)
+        if not ahead.valid:
+            break  # it does not follow from this step's result: no later step is reached
+        if ahead.correct and _shown_last(ahead.interpreted_as) == _shown_last(
+            check_step(checker, None, last_side(expected), assumptions=assumptions).interpreted_as
+        ):
             found = Judgement(ahead, later)
         later += 1
     return found

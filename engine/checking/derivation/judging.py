@@ -208,7 +208,8 @@ def _new_index(reader: StepReader, left: Side, right: Side) -> list[str]:
     """The indices `right` has free inside a Σ that `left` does not have free at all: an index
     that came from nowhere (Σ_a E[q_a] E[k_b] for Σ_a E[q_a k_a]). An index may leave a side
     (E[q_a^4] = 3) or stand for any one component outside a sum (d_k Var(q_a k_a))."""
-    return sorted(reader.free_in_sums(right.expr) - reader.free_indices(left.expr))
+    inside = reader.free_in_sums(right.expr)
+    return sorted(inside - reader.free_indices(left.expr)) if inside else []
 
 
 def _index_message(reader: StepReader, left: Side, right: Side) -> str:
