@@ -160,17 +160,8 @@ def _standard_deviations(text: str) -> str:
         if found is None:
             return text
         opening = found.end()
-        close = {"(": ")", "[": "]"}[text[opening]]
-        depth, end = 0, -1
-        for position in range(opening, len(text)):
-            if text[position] in "([{":
-                depth += 1
-            elif text[position] in ")]}":
-                depth -= 1
-                if depth == 0:
-                    end = position
-                    break
-        if end < 0 or text[end] != close:
+        end = _matching_close(text, opening)
+        if end is None or text[end] != {"(": ")", "[": "]"}[text[opening]]:
             return text  # left open or closed with another bracket: the reader says so
         inner = text[opening + 1 : end]
         text = f"{text[: found.start()]}sqrt(Var({inner})){text[end + 1 :]}"
