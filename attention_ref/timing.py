@@ -255,9 +255,10 @@ class TimingBoxes:
         left: float,
         call: Callable[[str], CallResult],
         check: Callable[[CallResult, str], None],
+        clock: Callable[[], float] = time.perf_counter,
     ) -> dict[str, list[float]]:
         """Seconds per call of every box at size `t` (`sample_interleaved`, within `left`
-        seconds of the run's budget)."""
+        seconds of the run's budget, as `clock` counts them)."""
         return sample_interleaved(
             list(self.boxes),
             call,
@@ -269,6 +270,7 @@ class TimingBoxes:
             size_budget_s=self.size_budget_s,
             after_warmup=lambda: self._no_processes_left(t),
             optional=self._leave_out,
+            clock=clock,
         )
 
     def _no_processes_left(self, t: int) -> None:
@@ -296,10 +298,12 @@ def sample_interleaved(
     size_budget_s: float = SIZE_BUDGET_S,
     after_warmup: Callable[[], None] | None = None,
     optional: Callable[[str, str], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, list[float]]:
     """Seconds per call of each of `whos` at one size: warm-up calls first (not counted), then
     rounds in a fresh order, until `min_samples` are in and the size's budget is spent. Every
-    result goes through `check`, which raises StopLadder to end the ladder.
+    result goes through `check`, which raises StopLadder to end the ladder. `clock` measures the
+    budget: one that stops while the caller prepares inputs leaves that work out of it.
 
     The Numba kernel is a comparison, not part of the verdict: when `optional` is given, a
     failure of the kernel (a time-out while a busy machine loads it, say) drops it from this
@@ -328,9 +332,9 @@ def sample_interleaved(
     times = {who: [] for who in whos}
     shuffle = random.Random(t)
     last = ""
-    size_started = time.perf_counter()
+    size_started = clock()
     while len(times[whos[0]]) < max_samples:
-        elapsed = time.perf_counter() - size_started
+        elapsed = clock() - size_started
         if len(times[whos[0]]) >= min_samples and (elapsed > min(size_budget_s, left)):
             break
         if elapsed > left and times[whos[0]]:
