@@ -222,14 +222,36 @@ def _fresh_inputs(
     return (q, k, v + shift), expected + shift
 
 
+# How much more CPU time than its timed calls took `mine` may use before the ladder stops: the
+# clock ticks of /proc (1/100 s per reading and process) and a little work after each reply.
+CPU_SLACK_S = 0.05
+CPU_SLACK_SHARE = 0.1
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime + cutime + cstime of /proc/PID/stat, in seconds (0 once it is gone)."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        ticks = sum(int(n) for n in fields[11:15])
+    except (OSError, ValueError):
+        return 0.0
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 class TimingBoxes:
     """The sandboxes one timing run compares (`mine`, `ref`, and `kernel` when it is timed),
     pinned to one core, and the rules every size of its ladder keeps, for `submit` and the
     exercises alike.
 
     Once warm, the learner's code (`mine`) may have no more processes than when its sandbox
-    started: one it left running stops the ladder, since it would slow the others down and skew
-    the figures. A kernel that fails is left out with a note in `notes`, and out of `boxes`, so
+    started, after the warm-up calls and after the timed ones: one it left running stops the
+    ladder, since it would slow the others down and skew the figures. Nor may it use more CPU
+    time than its timed calls took: on its one core, only code that ran between its calls
+    (a thread or a process computing while the others are timed) or on more cores than it was
+    given does. A kernel that fails is left out with a note in `notes`, and out of `boxes`, so
     that the later sizes do not time it either."""
 
     def __init__(
@@ -259,7 +281,13 @@ class TimingBoxes:
     ) -> dict[str, list[float]]:
         """Seconds per call of every box at size `t` (`sample_interleaved`, within `left`
         seconds of the run's budget, as `clock` counts them)."""
-        return sample_interleaved(
+        warm: list[float] = []  # the CPU time `mine` had used once warm
+
+        def warmed() -> None:
+            self._no_processes_left(t)
+            warm.append(self._cpu_of_mine())
+
+        times = sample_interleaved(
             list(self.boxes),
             call,
             check,
@@ -268,10 +296,24 @@ class TimingBoxes:
             self.say,
             min_samples=self.min_samples,
             size_budget_s=self.size_budget_s,
-            after_warmup=lambda: self._no_processes_left(t),
+            after_warmup=warmed,
             optional=self._leave_out,
             clock=clock,
         )
+        self._no_processes_left(t)
+        used, took = self._cpu_of_mine() - warm[0], sum(times["mine"])
+        if used - took > CPU_SLACK_S + CPU_SLACK_SHARE * took:
+            raise StopLadder(
+                f"stopped at T = {t}: your code used more CPU time than its calls took "
+                f"({used:.2f} s in {took:.2f} s): it ran between its calls or on more than one "
+                "core, which would slow the reference down and skew the figures"
+            )
+        return times
+
+    def _cpu_of_mine(self) -> float:
+        """CPU seconds used so far by the processes of `mine` (every thread of each, and the
+        children each has waited for)."""
+        return sum(_cpu_seconds(pid) for pid in sandbox_processes(self.boxes["mine"]))
 
     def _no_processes_left(self, t: int) -> None:
         if len(sandbox_processes(self.boxes["mine"])) > self.baseline:
