@@ -87,8 +87,8 @@ def time_submission(
     sizes: list[dict[str, Any]] = []
     stopped = "every size of the ladder was timed"
     wrong_output = False
-    started = time.perf_counter()
-    rng = np.random.default_rng(seed)
+    fresh = FreshInputs(_submission_inputs(target, plan), np.random.default_rng(seed))
+    started = fresh.clock()  # the time spent drawing inputs is not part of the budget
     say("timing: starting your code and the references in their sandboxes")
     with (
         Sandbox(path, function, limits) as mine,
@@ -98,17 +98,17 @@ def time_submission(
         boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel is not None else {})}
         timed = TimingBoxes(boxes, notes, say, min_samples=min_samples, size_budget_s=size_budget_s)
         for t in ladder:
-            left = budget_s - (time.perf_counter() - started)
+            left = budget_s - (fresh.clock() - started)
             if left <= 0:
                 stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
                 break
             try:
-                row = _time_size(timed, plan, target, t, rng, left, machine)
+                row = _time_size(timed, plan, target, t, fresh, left, machine)
             except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
             sizes.append(row)
-            spent = time.perf_counter() - started
+            spent = fresh.clock() - started
             # The next size costs about 4-8 times this one (T² scores, T² d products).
             estimate = 6 * (row["median_s"] + row["numpy_s"]) * (WARMUP + min_samples)
             if t != ladder[-1] and estimate > budget_s - spent:
@@ -180,46 +180,77 @@ def _time_size(
     plan: CallPlan,
     target: str,
     t: int,
-    rng: np.random.Generator,
+    fresh: FreshInputs,
     left: float,
     machine: Machine,
 ) -> dict[str, Any]:
-    args = _inputs(target, plan, t, rng)
     # Code that masks the future by itself (causal_attention) is timed against causal references.
-    causal = plan.found.causal_by_name
-    extra = {"causal": True} if causal else {}
-    expected = np.asarray(
-        reference.attention(*args, causal=causal)
-        if target == "attention"
-        else reference.stable_softmax(args[0])
-    )
-
+    extra = {"causal": True} if plan.found.causal_by_name else {}
     wanted: dict[str, np.ndarray] = {}  # what each box's last call must return
 
     def call(who: str) -> CallResult:
-        fresh, wanted[who] = _fresh_inputs(target, args, expected, rng)
+        args, wanted[who] = fresh.for_call(who, t)
         if who == "mine":
-            return _call_mine(timed.boxes[who], plan, fresh)
-        return timed.boxes[who].call(*fresh, **extra)
+            return _call_mine(timed.boxes[who], plan, args)
+        return timed.boxes[who].call(*args, **extra)
 
-    times = timed.sample(t, left, call, lambda result, who: _check(result, wanted[who], t, who))
+    times = timed.sample(
+        t, left, call, lambda result, who: _check(result, wanted[who], t, who), fresh.clock
+    )
     return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
 
 
-def _fresh_inputs(
-    target: str, args: tuple[Any, ...], expected: np.ndarray, rng: np.random.Generator
-) -> tuple[tuple[Any, ...], np.ndarray]:
-    """Inputs no call has had before, of the same cost, with their exact output: code that
-    replays an output it kept (by the inputs' bytes or shape) would otherwise be timed as a
-    lookup. Each is one cheap exact transform of the size's input set, so no reference runs
-    again: softmax's columns permuted permute its output's; a vector c added to every row of V
-    adds c to every output row, since each row of attention weights sums to 1 (masked or not)."""
-    if target == "softmax":
-        order = rng.permutation(args[0].shape[-1])
-        return (args[0][..., order],), expected[..., order]
-    q, k, v = args
-    shift = rng.normal(size=v.shape[-1]).astype(v.dtype)
-    return (q, k, v + shift), expected + shift
+def _submission_inputs(target: str, plan: CallPlan) -> Inputs:
+    """Fresh inputs of the size asked and their output, by the NumPy reference."""
+    causal = plan.found.causal_by_name
+
+    def draw(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], np.ndarray]:
+        args = _inputs(target, plan, t, rng)
+        expected = np.asarray(
+            reference.attention(*args, causal=causal)
+            if target == "attention"
+            else reference.stable_softmax(args[0])
+        )
+        return args, expected
+
+    return draw
+
+
+Inputs = Callable[[np.random.Generator, int], tuple[tuple[Any, ...], Any]]
+
+
+class FreshInputs:
+    """Inputs for each call of a timing run that no box has had before, with their exact output.
+
+    Code that kept an output (by its inputs' bytes or shapes) and replays it would otherwise be
+    timed as a lookup; and an input set varied by a cheap transform whose effect on the output
+    is known (V + c shifts each output row by c) lets code undo the transform on what it kept.
+    So every set is drawn afresh, `inputs(rng, t)` returning the arguments and their output,
+    which the trusted reference computes here, outside every timed call. One set is shared by
+    the boxes of a round (like with like: each gets the same inputs), and a new one is drawn as
+    soon as a box would get a set for the second time. `clock` is the wall clock less the time
+    spent drawing and computing, so that the sampling budget does not count it either."""
+
+    def __init__(self, inputs: Inputs, rng: np.random.Generator) -> None:
+        self.inputs = inputs
+        self.rng = rng
+        self.spent = 0.0
+        self._size = -1
+        self._current: tuple[tuple[Any, ...], Any] = ((), None)
+        self._given: set[str] = set()
+
+    def clock(self) -> float:
+        return time.perf_counter() - self.spent
+
+    def for_call(self, who: str, t: int) -> tuple[tuple[Any, ...], Any]:
+        """The arguments for `who`'s next call at size `t`, and the output they must give."""
+        if t != self._size or who in self._given:
+            started = time.perf_counter()
+            self._current = self.inputs(self.rng, t)
+            self.spent += time.perf_counter() - started
+            self._size, self._given = t, set()
+        self._given.add(who)
+        return self._current
 
 
 # How much more CPU time than its timed calls took `mine` may use before the ladder stops: the

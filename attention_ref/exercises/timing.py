@@ -6,19 +6,17 @@ with the same inputs, interleaved in a fresh order each round after warm-up call
 counted; every timed output is checked. Where a fast kernel computes the same thing (attention
 and causal attention) it is timed beside them in a third sandbox.
 
-No box is ever called twice with the same inputs (`FreshInputs`): code that kept an output (by
-its inputs' bytes, or their shapes) and replays it would otherwise be timed as a lookup. For
-multi-head attention and the backward pass no cheap exact transform of one input set gives
-another with a known output (the backward pass does not even change when V is shifted), so
-every exercise draws each round's inputs afresh and computes their output with the trusted
-solution here, between calls, on a clock that the sampling budget does not count.
+No box is ever called twice with the same inputs (`attention_ref.timing.FreshInputs`): each
+round's inputs are drawn afresh and their output computed with the exercise's trusted solution
+here, between calls, on a clock that the sampling budget does not count. (For multi-head
+attention and the backward pass no cheap exact transform of one input set would do: the
+backward pass does not even change when V is shifted.)
 """
 
 from __future__ import annotations
 
 import statistics
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,8 @@ from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.results import NotAnArray, as_returned
 from attention_ref.timing import (
     KERNEL,
+    FreshInputs,
+    Inputs,
     StopLadder,
     TimingBoxes,
     compiled_kernel,
@@ -45,7 +45,6 @@ SIZE_BUDGET_S = 2.0
 TOTAL_BUDGET_S = 20.0
 D = 64
 Progress = Callable[[str], None]
-Inputs = Callable[[np.random.Generator, int], tuple[tuple[Any, ...], Any]]
 
 
 def _qkv(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
@@ -180,36 +179,6 @@ def time_exercise(
             "neighbouring calls"
         ),
     }
-
-
-class FreshInputs:
-    """Inputs for each call of a timing run that no box has had before, with their exact output.
-
-    One set is drawn per round and shared by the boxes (like with like: each gets the same
-    inputs), and a new one is drawn as soon as a box would get a set for the second time. Its
-    output comes from the exercise's trusted solution, computed here, outside every timed call.
-    `clock` is the wall clock less the time spent drawing and computing."""
-
-    def __init__(self, inputs: Inputs, rng: np.random.Generator) -> None:
-        self.inputs = inputs
-        self.rng = rng
-        self.spent = 0.0
-        self._size = -1
-        self._current: tuple[tuple[Any, ...], Any] = ((), None)
-        self._given: set[str] = set()
-
-    def clock(self) -> float:
-        return time.perf_counter() - self.spent
-
-    def for_call(self, who: str, t: int) -> tuple[tuple[Any, ...], Any]:
-        """The arguments for `who`'s next call at size `t`, and the output they must give."""
-        if t != self._size or who in self._given:
-            started = time.perf_counter()
-            self._current = self.inputs(self.rng, t)
-            self.spent += time.perf_counter() - started
-            self._size, self._given = t, set()
-        self._given.add(who)
-        return self._current
 
 
 def _time_size(

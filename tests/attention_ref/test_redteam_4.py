@@ -101,3 +101,19 @@ def test_a_process_started_after_the_warm_up_stops_the_ladder(fake_machine) -> N
     )
     assert report["sizes"] == [], report["stopped"]
     assert "processes running" in report["stopped"] and not report["wrong_output"]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
+def test_no_two_timed_calls_share_their_queries_and_keys(fake_machine) -> None:  # noqa: F811
+    # The submission raises when Q and K come back: a ladder that varies only V (by a shift
+    # whose effect on the output is known) stops at its first size; fresh draws time it.
+    report = time_submission(
+        SUBMISSIONS / "timing" / "keeps_by_queries_and_keys.py",
+        "attention",
+        "attention",
+        ladder=(32,),
+        min_samples=3,
+        size_budget_s=0.0,  # what is tested is whether the size is timed, not the figures
+    )
+    assert [row["T"] for row in report["sizes"]] == [32], report["stopped"]

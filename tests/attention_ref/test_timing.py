@@ -11,6 +11,8 @@ import pytest
 
 from attention_ref import machine as machine_module
 from attention_ref import reference, timing
+from attention_ref.calling import CallPlan
+from attention_ref.discovery import Found
 from attention_ref.machine import Machine, this_machine
 from attention_ref.sandbox import CallResult
 from attention_ref.timing import StopLadder, roofline, sample_interleaved, time_submission
@@ -247,19 +249,23 @@ def test_an_output_replayed_by_shape_is_a_wrong_output(fake_machine) -> None:
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_each_fresh_input_set_comes_with_its_exact_output(causal: bool, dtype: type) -> None:
-    rng = np.random.default_rng(7)
-    args = tuple(rng.normal(size=(48, 16)).astype(dtype) for _ in range(3))
-    expected = np.asarray(reference.attention(*args, causal=causal))
+    name = "causal_attention" if causal else "attention"
     seen = set()
-    for _ in range(4):
-        fresh, wanted = timing._fresh_inputs("attention", args, expected, rng)
-        seen.add(b"".join(a.tobytes() for a in fresh))
-        got = reference.attention(*fresh, causal=causal)
-        np.testing.assert_allclose(got, wanted, rtol=1e-4, atol=1e-5)
-    scores = args[0] @ args[1].T
-    softmax = np.asarray(reference.stable_softmax(scores))
-    for _ in range(4):
-        fresh, wanted = timing._fresh_inputs("softmax", (scores,), softmax, rng)
-        seen.add(fresh[0].tobytes())
-        np.testing.assert_allclose(reference.stable_softmax(fresh[0]), wanted, rtol=1e-6)
+    for target, function in (("attention", name), ("softmax", "softmax")):
+        found = Found(function, target, (), 0)
+        plan = CallPlan(found, float32=dtype is np.float32)
+        assert found.causal_by_name == causal or target == "softmax"
+        fresh = timing.FreshInputs(
+            timing._submission_inputs(target, plan), np.random.default_rng(7)
+        )
+        for _ in range(4):
+            args, wanted = fresh.for_call("mine", 48)
+            seen.add(b"".join(a.tobytes() for a in args))
+            assert all(a.dtype == dtype for a in args)
+            got = (
+                reference.attention(*args, causal=causal)
+                if target == "attention"
+                else reference.stable_softmax(args[0])
+            )
+            np.testing.assert_allclose(got, wanted, rtol=1e-12)
     assert len(seen) == 8  # no two calls got the same inputs

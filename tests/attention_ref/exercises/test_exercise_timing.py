@@ -9,6 +9,7 @@ lookup, and one that does not stops on a wrong output)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -134,7 +135,7 @@ def test_drawing_inputs_is_not_counted_in_the_sampling_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     now = [100.0]
-    monkeypatch.setattr(exercise_timing.time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
 
     def slow_inputs(rng: np.random.Generator, t: int) -> tuple[tuple[object, ...], object]:
         now[0] += 5.0  # drawing and computing the output takes 5 s of the clock
