@@ -60,3 +60,30 @@ def test_an_exercise_answer_naming_an_unknown_home_asks_again(tmp_path: Path) ->
     verdict = grade_attempt(item, f"{NO_HOME}/softmax.py")
     assert not verdict.valid and not verdict.correct
     assert NO_HOME in verdict.feedback
+
+
+UNREADABLE_NUMBER = """format_version: 1
+set: odd
+title: A bank whose number answer cannot be worked out
+items:
+  - id: too-large
+    kind: number
+    prompt: How many?
+    answer: "{answer}"
+    abs_tol: 0.5
+"""
+
+
+@pytest.mark.parametrize("answer", ["1e400", "10**10**10"])
+def test_a_bank_answer_that_cannot_be_worked_out_is_the_banks_fault(
+    run: Run, store_home: Path, answer: str
+) -> None:
+    # It was the learner's answer that "could not be read" (`check` exit 1; a session asked the
+    # same question again and again), whatever they typed.
+    (store_home / "quizzes" / "odd.yaml").write_text(UNREADABLE_NUMBER.format(answer=answer))
+    done = run("check", "odd", "too-large", "--answer", "5")
+    _one_clear_line(done, f"answer {answer!r} is not a number")
+    assert done.stdout == ""  # no verdict on the learner's answer
+    done = run("quiz", "odd", input="5\n5\n")
+    assert "answers this question again" not in done.stderr
+    assert done.returncode == 2 and f"answer {answer!r} is not a number" in done.stderr
