@@ -175,3 +175,40 @@ def test_complex_output_is_judged_by_its_imaginary_part_too(tmp_path: Path) -> N
             grade = grade_exercise(path, "stable-softmax", "softmax")
             assert grade.passed is passed, grade.cases[:1]
     assert "complex values" in grade.cases[0].message
+
+
+IN_A_CHILD = """
+import os
+import pickle
+
+import numpy as np
+
+
+def tiled_attention(Q, K, V, block=64):
+    # The whole T_q x T_k matrix, held by a child process of the call.
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        s = Q @ K.T / np.sqrt(Q.shape[-1])
+        w = np.exp(s - s.max(axis=-1, keepdims=True))
+        with os.fdopen(write, "wb") as out:
+            out.write(pickle.dumps((w / w.sum(axis=-1, keepdims=True)) @ V))
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        data = answer.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+"""
+
+
+def test_the_full_score_matrix_is_seen_in_a_child_process_of_the_call(tmp_path: Path) -> None:
+    # The call's own process never held it, so its resident high-water mark did not rise: the
+    # memory its processes hold together (the sandbox's memory cgroup) does.
+    grade = grade_exercise(
+        write(tmp_path, "child.py", IN_A_CHILD), "tiled-attention", "tiled_attention"
+    )
+    memory = next(case for case in grade.cases if case.name == "memory")
+    assert not grade.passed
+    assert memory.diagnosis == ["holds_full_matrix"], memory.message
