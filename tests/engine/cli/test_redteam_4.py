@@ -87,3 +87,14 @@ def test_a_bank_answer_that_cannot_be_worked_out_is_the_banks_fault(
     done = run("quiz", "odd", input="5\n5\n")
     assert "answers this question again" not in done.stderr
     assert done.returncode == 2 and f"answer {answer!r} is not a number" in done.stderr
+
+
+@pytest.mark.parametrize("columns", ["0", "1"])
+@pytest.mark.parametrize("command", [("stats", "demo"), ("list", "demo")])
+def test_a_zero_or_one_column_terminal_still_shows_the_output(
+    run: Run, columns: str, command: tuple[str, ...]
+) -> None:
+    # COLUMNS=0 printed nothing at all (exit 0), COLUMNS=1 one character per line.
+    done = run(*command, env={"COLUMNS": columns, "LINES": "40"})
+    assert done.returncode == 0, done.stderr
+    assert "A tiny course for the tests" in done.stdout
