@@ -7,10 +7,10 @@ counted; every timed output is checked. Where a fast kernel computes the same th
 and causal attention) it is timed beside them in a third sandbox.
 
 No box is ever called twice with the same inputs (`attention_ref.timing.FreshInputs`): each
-round's inputs are drawn afresh and their output computed with the exercise's trusted solution
-here, between calls, on a clock that the sampling budget does not count. (For multi-head
-attention and the backward pass no cheap exact transform of one input set would do: the
-backward pass does not even change when V is shifted.)
+round's inputs are drawn afresh, and every output is checked against the reference solution's
+for the same inputs (itself checked against `solutions` once per size). For multi-head attention
+and the backward pass no cheap exact transform of one input set would do: the backward pass
+does not even change when V is shifted.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.results import NotAnArray, as_returned
 from attention_ref.timing import (
     KERNEL,
+    Draw,
     FreshInputs,
-    Inputs,
     StopLadder,
     TimingBoxes,
     compiled_kernel,
@@ -51,45 +51,29 @@ def _qkv(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
     return tuple(rng.normal(size=(t, D)) for _ in range(3))
 
 
-def _softmax(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    x = rng.normal(size=(t, t))
-    return (x,), solutions.softmax(x)
+def _one_square(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
+    return (rng.normal(size=(t, t)),)
 
 
-def _attention(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = _qkv(rng, t)
-    return args, solutions.attention(*args)
-
-
-def _causal(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = _qkv(rng, t)
-    return args, solutions.causal_attention(*args)
-
-
-def _mha(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+def _mha(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
     d_model = 4 * D
     weights = [rng.normal(size=(d_model, d_model)) / np.sqrt(d_model) for _ in range(4)]
-    args = (rng.normal(size=(t, d_model)), *weights, 4)
-    return args, solutions.multi_head_attention(*args)
+    return (rng.normal(size=(t, d_model)), *weights, 4)
 
 
-def _backward(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = (*_qkv(rng, t), rng.normal(size=(t, D)))
-    return args, solutions.attention_backward(*args)
+def _backward(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
+    return (*_qkv(rng, t), rng.normal(size=(t, D)))
 
 
-def _tiled(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = _qkv(rng, t)
-    return args, solutions.tiled_attention(*args)
-
-
-INPUTS: dict[str, Inputs] = {
-    "stable-softmax": _softmax,
-    "attention": _attention,
-    "causal-attention": _causal,
-    "multi-head-attention": _mha,
-    "attention-backward": _backward,
-    "tiled-attention": _tiled,
+# Each battery's timing inputs: how they are drawn, and the trusted solution that gives their
+# output (here once per size, to check the reference solution's sandbox; see FreshInputs).
+INPUTS: dict[str, tuple[Draw, Callable[..., Any]]] = {
+    "stable-softmax": (_one_square, solutions.softmax),
+    "attention": (_qkv, solutions.attention),
+    "causal-attention": (_qkv, solutions.causal_attention),
+    "multi-head-attention": (_mha, solutions.multi_head_attention),
+    "attention-backward": (_backward, solutions.attention_backward),
+    "tiled-attention": (_qkv, solutions.tiled_attention),
 }
 # Exercises the Numba kernel also computes (square inputs: both causal alignments agree).
 KERNEL_CALLS: dict[str, dict[str, bool]] = {
@@ -153,7 +137,8 @@ def time_exercise(
             )
             # The budget is for sampling: starting the sandboxes (and a kernel that has to be
             # compiled on a busy machine) does not use it up, nor does drawing inputs.
-            fresh = FreshInputs(inputs, rng)
+            draw, solution = inputs
+            fresh = FreshInputs(draw, lambda args: solution(*args), _check, rng)
             started = fresh.clock()
             for t in ladder:
                 left = budget_s - (fresh.clock() - started)
@@ -188,17 +173,13 @@ def _time_size(
     t: int,
     left: float,
 ) -> dict[str, Any]:
-    wanted: dict[str, Any] = {}  # what each box's last call must return
-
     def call(who: str) -> CallResult:
-        args, wanted[who] = fresh.for_call(who, t)
+        args = fresh.for_call(who, t)
         if who == KERNEL:
             return timed.boxes[who].call(*args, **KERNEL_CALLS[battery])
         return timed.boxes[who].call(*args)
 
-    times = timed.sample(
-        t, left, call, lambda result, who: _check(result, wanted[who], t, who), fresh.clock
-    )
+    times = timed.sample(t, left, call, lambda result, who: fresh.check(result, who), fresh.clock)
     mine = times["mine"]
     return {
         "T": t,

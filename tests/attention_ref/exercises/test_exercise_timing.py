@@ -17,6 +17,8 @@ import pytest
 
 import attention_ref.exercises.solutions as solutions
 import attention_ref.exercises.timing as exercise_timing
+from attention_ref.sandbox import CallResult
+from attention_ref.timing import StopLadder
 from engine.cards.exercise import ExerciseItem
 
 # Raises on inputs it has seen before, by their bytes: an output kept for them could be replayed.
@@ -108,27 +110,61 @@ def test_an_output_replayed_by_shape_is_a_wrong_output(
     assert "timed output of your code is wrong" in report["stopped"]
 
 
+def _fresh(battery: str) -> exercise_timing.FreshInputs:
+    draw, solution = exercise_timing.INPUTS[battery]
+    return exercise_timing.FreshInputs(
+        draw, lambda args: solution(*args), exercise_timing._check, np.random.default_rng(3)
+    )
+
+
+def _ok(value: object) -> CallResult:
+    return CallResult("ok", value, None, 0.001)
+
+
 @pytest.mark.parametrize("battery", sorted(exercise_timing.INPUTS))
-def test_each_round_shares_one_new_input_set_with_its_exact_output(battery: str) -> None:
-    fresh = exercise_timing.FreshInputs(exercise_timing.INPUTS[battery], np.random.default_rng(3))
+def test_each_round_shares_one_new_input_set_checked_against_the_reference(battery: str) -> None:
+    fresh = _fresh(battery)
+    solution = SOLUTIONS[battery]
     rounds = [["mine", "ref", "kernel"], ["ref", "kernel", "mine"], ["kernel", "mine", "ref"]]
     seen: dict[str, set[bytes]] = {"mine": set(), "ref": set(), "kernel": set()}
     for t in (8, 16):
         for order in rounds:
-            given = [fresh.for_call(who, t) for who in order]
+            given = {who: fresh.for_call(who, t) for who in order}
+            args = given[order[0]]
             # Like with like: the boxes of one round get the same inputs.
-            assert all(args is given[0][0] for args, _ in given)
-            args, expected = given[0]
+            assert all(a is args for a in given.values())
             key = b"".join(a.tobytes() for a in args if isinstance(a, np.ndarray))
             for who in order:
                 assert key not in seen[who], f"{who} got the same inputs twice"
                 seen[who].add(key)
-            truth = SOLUTIONS[battery](*args)
-            truth = truth if isinstance(truth, tuple) else (truth,)
-            wanted = expected if isinstance(expected, tuple) else (expected,)
-            assert len(truth) == len(wanted)
-            for got, want in zip(truth, wanted, strict=True):
-                np.testing.assert_allclose(want, got, rtol=1e-12)
+                fresh.check(_ok(solution(*args)), who)  # right answers pass, in any order
+
+
+@pytest.mark.parametrize("battery", sorted(exercise_timing.INPUTS))
+@pytest.mark.parametrize("mine_first", [True, False])
+def test_an_output_kept_from_an_earlier_set_is_wrong(battery: str, mine_first: bool) -> None:
+    # Checked against the reference's output for the same inputs, whether the learner's code
+    # answered before the reference in the round (the check waits) or after it.
+    fresh = _fresh(battery)
+    solution = SOLUTIONS[battery]
+    kept = solution(*fresh.for_call("mine", 8))
+    fresh.check(_ok(kept), "mine")
+    fresh.check(_ok(solution(*fresh.for_call("ref", 8))), "ref")
+    order = ["mine", "ref"] if mine_first else ["ref", "mine"]
+    given = [fresh.for_call(who, 8) for who in order]  # both boxes get this round's set
+    args = given[0]
+    with pytest.raises(StopLadder, match="timed output of your code is wrong") as stop:
+        for who in order:
+            fresh.check(_ok(kept if who == "mine" else solution(*args)), who)
+    assert stop.value.wrong
+
+
+def test_a_reference_that_disagrees_with_the_solution_is_a_bug_not_a_wrong_answer() -> None:
+    fresh = _fresh("attention")
+    args = fresh.for_call("ref", 8)
+    with pytest.raises(StopLadder, match="the reference solution") as stop:
+        fresh.check(_ok(2 * solutions.attention(*args)), "ref")
+    assert not stop.value.wrong
 
 
 def test_drawing_inputs_is_not_counted_in_the_sampling_budget(
@@ -137,13 +173,20 @@ def test_drawing_inputs_is_not_counted_in_the_sampling_budget(
     now = [100.0]
     monkeypatch.setattr(time, "perf_counter", lambda: now[0])
 
-    def slow_inputs(rng: np.random.Generator, t: int) -> tuple[tuple[object, ...], object]:
-        now[0] += 5.0  # drawing and computing the output takes 5 s of the clock
-        return (rng.normal(size=t),), None
+    def slow_draw(rng: np.random.Generator, t: int) -> tuple[object, ...]:
+        now[0] += 5.0  # drawing takes 5 s of the clock
+        return (rng.normal(size=t),)
 
-    fresh = exercise_timing.FreshInputs(slow_inputs, np.random.default_rng(0))
+    def slow_truth(args: tuple[object, ...]) -> object:
+        now[0] += 7.0  # and the reference's check 7 s
+        return args[0]
+
+    fresh = exercise_timing.FreshInputs(
+        slow_draw, slow_truth, exercise_timing._check, np.random.default_rng(0)
+    )
     start = fresh.clock()
-    fresh.for_call("mine", 4)
+    args = fresh.for_call("ref", 4)
     now[0] += 0.5  # the call itself
-    fresh.for_call("mine", 4)
+    fresh.check(_ok(args[0]), "ref")
+    fresh.for_call("ref", 4)
     assert fresh.clock() - start == pytest.approx(0.5)
