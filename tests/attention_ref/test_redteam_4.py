@@ -9,15 +9,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from attention_ref.sandbox import CallResult
-from attention_ref.timing import StopLadder, TimingBoxes, time_submission
-from tests.attention_ref.test_timing import fake_machine  # noqa: F401 (a fixture)
-
-SUBMISSIONS = Path(__file__).parent / "submissions"
+from attention_ref.timing import StopLadder, TimingBoxes
+from tests.attention_ref.test_timing import fake_machine, time_at_32  # noqa: F401 (a fixture)
 
 # Ready at once; on "go" it computes for 0.3 s of its own CPU time, says "done", and waits.
 BURNER = """
@@ -91,14 +88,7 @@ def test_code_idle_between_its_calls_is_timed() -> None:
 @pytest.mark.slow
 @pytest.mark.usefixtures("flash_kernel")  # the kernel is timed beside the code
 def test_a_process_started_after_the_warm_up_stops_the_ladder(fake_machine) -> None:  # noqa: F811
-    report = time_submission(
-        SUBMISSIONS / "timing" / "forks_after_warmup.py",
-        "attention",
-        "attention",
-        ladder=(32,),
-        min_samples=3,
-        size_budget_s=0.0,  # what is tested is whether the size is reported, not the figures
-    )
+    report = time_at_32("forks_after_warmup.py")
     assert report["sizes"] == [], report["stopped"]
     assert "processes running" in report["stopped"] and not report["wrong_output"]
 
@@ -108,12 +98,5 @@ def test_a_process_started_after_the_warm_up_stops_the_ladder(fake_machine) -> N
 def test_no_two_timed_calls_share_their_queries_and_keys(fake_machine) -> None:  # noqa: F811
     # The submission raises when Q and K come back: a ladder that varies only V (by a shift
     # whose effect on the output is known) stops at its first size; fresh draws time it.
-    report = time_submission(
-        SUBMISSIONS / "timing" / "keeps_by_queries_and_keys.py",
-        "attention",
-        "attention",
-        ladder=(32,),
-        min_samples=3,
-        size_budget_s=0.0,  # what is tested is whether the size is timed, not the figures
-    )
+    report = time_at_32("keeps_by_queries_and_keys.py")
     assert [row["T"] for row in report["sizes"]] == [32], report["stopped"]

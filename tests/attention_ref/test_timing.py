@@ -28,6 +28,19 @@ FAKE = Machine(
 )
 
 
+def time_at_32(submission: str) -> dict:
+    """`time_submission` of submissions/timing/SUBMISSION at T = 32 alone, 3 samples: for what
+    stops the ladder or lets it time the size, not for the figures."""
+    return time_submission(
+        SUBMISSIONS / "timing" / submission,
+        "attention",
+        "attention",
+        ladder=(32,),
+        min_samples=3,
+        size_budget_s=0.0,
+    )
+
+
 @pytest.fixture
 def fake_machine(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
@@ -114,14 +127,7 @@ def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_mac
 def test_no_two_timed_calls_get_the_same_inputs(fake_machine) -> None:
     # Not a timing assertion: the submission raises when inputs repeat, so a ladder that gives
     # every call fresh inputs times every size, and one that repeats them stops at the first.
-    report = time_submission(
-        SUBMISSIONS / "timing" / "memoizes_by_input.py",
-        "attention",
-        "attention",
-        ladder=(32,),
-        min_samples=3,
-        size_budget_s=0.0,  # what is tested is whether the size is timed, not the figures
-    )
+    report = time_at_32("memoizes_by_input.py")
     assert [row["T"] for row in report["sizes"]] == [32], report["stopped"]
 
 
@@ -235,14 +241,7 @@ def test_your_code_or_the_reference_failing_ends_the_ladder_even_with_optional(
 def test_an_output_replayed_by_shape_is_a_wrong_output(fake_machine) -> None:
     # Right on its first call, then the same array whatever the inputs: the fresh inputs of the
     # next calls have another output, so the ladder stops on a wrong output, never times it.
-    report = time_submission(
-        SUBMISSIONS / "timing" / "replays_by_shape.py",
-        "attention",
-        "attention",
-        ladder=(32,),
-        min_samples=3,
-        size_budget_s=0.0,  # what is tested is whether the size is timed, not the figures
-    )
+    report = time_at_32("replays_by_shape.py")
     assert report["sizes"] == [] and report["wrong_output"], report["stopped"]
 
 
