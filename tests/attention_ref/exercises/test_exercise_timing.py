@@ -65,10 +65,7 @@ SOLUTIONS = {
 }
 # The kernel is timed beside attention and causal attention: those need it compiled.
 KERNEL_TIMED = set(exercise_timing.KERNEL_CALLS)
-EXERCISES = [
-    pytest.param(name, marks=pytest.mark.slow) if name in KERNEL_TIMED else name
-    for name in sorted(exercise_timing.INPUTS)
-]
+EXERCISES = sorted(exercise_timing.INPUTS)
 
 
 def _time(item: ExerciseItem, wrapper: str, tmp_path: Path, request: pytest.FixtureRequest) -> dict:
@@ -86,6 +83,7 @@ def _time(item: ExerciseItem, wrapper: str, tmp_path: Path, request: pytest.Fixt
     return report
 
 
+@pytest.mark.slow  # times in the sandbox (the fast subset checks FreshInputs without one, below)
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_no_two_timed_calls_get_the_same_inputs(
     exercises: dict[str, ExerciseItem],
@@ -98,6 +96,7 @@ def test_no_two_timed_calls_get_the_same_inputs(
     assert not report["wrong_output"]
 
 
+@pytest.mark.slow  # times in the sandbox (the fast subset checks FreshInputs without one, below)
 @pytest.mark.parametrize("exercise_id", EXERCISES)
 def test_an_output_replayed_by_shape_is_a_wrong_output(
     exercises: dict[str, ExerciseItem],
