@@ -533,9 +533,14 @@ def _has_kronecker(*expressions: Any) -> bool:
     )
 
 
+# A `*` as typed (not `**`): beside `@`, NumPy's entry-by-entry product.
+_TYPED_STAR = re.compile(r"(?<!\*)\*(?!\*)")
+
+
 def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | None = None) -> Any:
     """Read typed text into a SymPy expression, or raise AnswerError saying why not."""
     check_size(text)  # before any rewriting, so hostile text costs nothing
+    star_typed = _TYPED_STAR.search(text) is not None
     text = read_spoken(text)
     # `s[i]` is s_i when the question uses s_i: indexing written as code.
     text = _INDEXED.sub(lambda m: _indexed(m, vocabulary), text)
@@ -557,7 +562,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
         raise
     except (Exception, RecursionError):  # a last line of defence for the learner
         raise AnswerError("could not read this: it is not an expression") from None
-    expr = build(tree, vocabulary)
+    expr = build(tree, vocabulary, star_typed=star_typed)
     if isinstance(expr, tuple):  # pragma: no cover - parse_tree refuses tuples here
         raise AnswerError("could not read this: type one expression")
     return expr
@@ -872,6 +877,10 @@ def _wrong_hint(given: Any, target: Any) -> str:
         hint += f"; the expected answer does not use {', '.join(extra)}"
     if target.is_commutative != given.is_commutative:
         hint += "; the answer should be a " + ("number" if target.is_commutative else "matrix")
+    from sympy.core.function import AppliedUndef
+
+    if any(call.func.__name__ == "hadamard" for call in given.atoms(AppliedUndef)):
+        hint += "; next to @, * multiplies entry by entry, as in NumPy: a matrix product is @"
     return hint
 
 

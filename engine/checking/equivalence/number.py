@@ -191,6 +191,9 @@ def check_number(
 
     if label_problem:
         return wrong(label_problem)
+    against = _against_the_question(chain, question)
+    if against:
+        return wrong(against)
     problems = [r.problem for r in readings if r is not None and r.problem]
     if problems:
         return wrong(problems[0])
@@ -229,6 +232,31 @@ def check_number(
     precise = math.isclose(final.value, expected, rel_tol=1e-9, abs_tol=1e-12)
     feedback = "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
     return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+
+
+# Which way a threshold the question asks for lies: `above which d_k ...`, `below which T ...`.
+_ASKS_ABOVE = re.compile(
+    r"\b(?:above|more than|greater than|larger than|at least|exceeds?|beyond)\b", re.IGNORECASE
+)
+_ASKS_BELOW = re.compile(r"\b(?:below|under|less than|smaller than|at most)\b", re.IGNORECASE)
+_STATES_BELOW, _STATES_ABOVE = frozenset({"<", "≤", "<="}), frozenset({">", "≥", ">="})
+
+
+def _against_the_question(chain: Chain, question: str) -> str:
+    """What is wrong with a bound that points away from the threshold asked for: `d_k < 40`
+    where the question asks above which d_k. Empty when it points the right way, or when the
+    answer states no bound or the question no direction."""
+    if not chain.relations or chain.relations[-1] not in _STATES_BELOW | _STATES_ABOVE:
+        return ""
+    above, below = bool(_ASKS_ABOVE.search(question)), bool(_ASKS_BELOW.search(question))
+    if above == below:
+        return ""
+    stated = f"{chain.links[-2]} {chain.relations[-1]} {chain.links[-1]}"
+    if above and chain.relations[-1] in _STATES_BELOW:
+        return f"`{stated}` points the other way: the question asks above which value"
+    if below and chain.relations[-1] in _STATES_ABOVE:
+        return f"`{stated}` points the other way: the question asks below which value"
+    return ""
 
 
 def _rounding_problem(
@@ -468,9 +496,22 @@ def _beyond_floating_point(text: str) -> bool:
 def _plain_spellings(text: str) -> str:
     text = re.sub(r"(?<=\d)\s*[xX]\s*(?=10\s*(?:\^|\*\*))", "*", text)  # 4.5x10^-5
     text = _LOG_OF_SCIENTIFIC.sub(r"(\1(\2) + (\3)*\1(10))", text)
-    if re.fullmatch(r"[-+]?\d+,\d{1,2}", text.strip()):  # 22,6: a decimal comma
-        text = text.replace(",", ".")
+    if text.count(",") == 1:  # 22,6, 0,471, 4,5e-5, 2,06 s: a decimal comma
+        text = _DECIMAL_COMMA.sub(_decimal_point, text)
     return _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+
+
+# One number with a comma in it, the comma as many write the decimal point: `0,471`, `22,63`,
+# `2,06 s`. Three digits after a comma group thousands (`1,000`) unless the number starts with
+# a 0 (`0,670`), which no grouping does.
+_DECIMAL_COMMA = re.compile(r"(?<![\w.,])([-+−]?\d+),(\d+)(?![\d,]|\.\d)")
+
+
+def _decimal_point(match: re.Match[str]) -> str:
+    whole, fraction = match.groups()
+    if len(fraction) == 3 and whole.lstrip("-+−") not in {"0", ""}:
+        return match.group()
+    return f"{whole}.{fraction}"
 
 
 def _value(text: str) -> tuple[Any, float]:

@@ -176,6 +176,37 @@ _SHAPE_OF = re.compile(
 )
 
 
+# `Q.shape[0]`, `V.shape[-1]`: a dimension named as NumPy indexes a tensor's shape.
+_SHAPE_INDEX = re.compile(r"(?<![\w.])([A-Za-z]\w*)\s*\.\s*shape\s*\[\s*(-?\d)\s*\]")
+# `same as Q, (T_q, d_k)`: the tensor the shape is that of, then the shape.
+_SAME_AS_THEN_SHAPE = re.compile(
+    r"^\s*(?:the\s+)?same(?:\s+shape)?\s+as\s+[A-Za-z]\w*\s*[,:;]\s*(?=\S)", re.IGNORECASE
+)
+
+
+def _named_dimensions(answer: str, question: str) -> str:
+    """`(Q.shape[0], K.shape[0])` -> `(T_q, T_k)`: each indexed dimension of a tensor as the
+    question's shape of that tensor gives it; the answer unchanged where it names none.
+    Raises AnswerError when the question does not give that tensor's shape or that axis."""
+    answer = _SAME_AS_THEN_SHAPE.sub("", answer, count=1)
+    if "shape" not in answer:
+        return answer
+    shapes = stated_shapes(question)
+
+    def dimension(match: re.Match[str]) -> str:
+        name, axis = match.group(1), int(match.group(2))
+        if name not in shapes:
+            raise AnswerError(
+                f"could not read this: the question does not give the shape of {name}"
+            )
+        dims = [d.strip() for d in shapes[name].strip("()[] ").split(",")]
+        if not -len(dims) <= axis < len(dims):
+            raise AnswerError(f"could not read this: {name} has {len(dims)} axes, not {axis + 1}")
+        return dims[axis]
+
+    return _SHAPE_INDEX.sub(dimension, answer)
+
+
 def stated_shapes(question: str) -> dict[str, str]:
     """The shape each tensor has in the question's text, by the tensor's name."""
     return {m.group(1): m.group(2) for m in _STATED_SHAPE.finditer(question)}
@@ -215,7 +246,9 @@ def check_shape(
     except AnswerError as error:
         raise BankError([f"the shape `{expected}` cannot be read: {error}"]) from None
     try:
-        given = parse_shape(_named_shape(answer, question), aliases=aliases)
+        given = parse_shape(
+            _named_shape(_named_dimensions(answer, question), question), aliases=aliases
+        )
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     given = _in_the_question_s_case(given, target)
