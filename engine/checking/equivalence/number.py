@@ -493,8 +493,42 @@ def _beyond_floating_point(text: str) -> bool:
     return math.isinf(float(number)) and number.adjusted() < MAX_DIGITS
 
 
+# `np.finfo(np.float32).max`: NumPy's machine constants are numbers.
+_FINFO = re.compile(
+    r"(?:\b(?:np|numpy)\s*\.\s*)?\bfinfo\s*\(\s*(?:(?:np|numpy)\s*\.\s*)?"
+    r"(float16|float32|float64|half|single|double)\s*\)\s*\.\s*(max|min|eps|tiny)\b"
+)
+# `10^{308}`, `1.8 \times 10^{308}`, `3.4·10^38`: a power of ten typed in full is scientific
+# notation, a number however large (as 1.8e308 is), not a power to compute.
+_POWER_OF_TEN = re.compile(
+    r"(?:(?<![\w.])(\d+(?:\.\d*)?)\s*(?:\*|×|·|⋅|\\times|\\cdot)\s*|(?<![\w.*^]))"
+    r"10\s*(?:\^|\*\*)\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|\(\s*([-+−]?\d{1,3})\s*\)|([-+−]?\d{1,3}))"
+    r"(?![\d.^])"
+)
+
+
+def _scientific(match: re.Match[str]) -> str:
+    mantissa = match.group(1) or "1"
+    exponent = (match.group(2) or match.group(3) or match.group(4)).replace("−", "-")
+    return f"{mantissa}e{exponent}"
+
+
+def _finfo(match: re.Match[str]) -> str:
+    import numpy as np
+
+    kind = {"half": "float16", "single": "float32", "double": "float64"}.get(
+        match.group(1), match.group(1)
+    )
+    return repr(float(getattr(np.finfo(getattr(np, kind)), match.group(2))))
+
+
 def _plain_spellings(text: str) -> str:
+    if "finfo" in text:
+        text = _FINFO.sub(_finfo, text)
+    text = re.sub(r"\\(ln|log)(?![A-Za-z])", r"\1", text)  # LaTeX's \ln(...)
     text = re.sub(r"(?<=\d)\s*[xX]\s*(?=10\s*(?:\^|\*\*))", "*", text)  # 4.5x10^-5
+    if "10" in text:
+        text = _POWER_OF_TEN.sub(_scientific, text)
     text = _LOG_OF_SCIENTIFIC.sub(r"(\1(\2) + (\3)*\1(10))", text)
     if text.count(",") == 1:  # 22,6, 0,471, 4,5e-5, 2,06 s: a decimal comma
         text = _DECIMAL_COMMA.sub(_decimal_point, text)

@@ -8,7 +8,7 @@ dimension is wrong, or that the two dimensions are swapped, the classic slip wit
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from engine.checking.reading.notation import Token, names_used, normalise, tokenise
 from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
@@ -25,15 +25,21 @@ _TIMES_NUMBER = re.compile(r"(?:x\d+)+")
 
 
 def parse_shape(
-    text: str, *, aliases: Mapping[str, Sequence[str]] | None = None
+    text: str,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    symbols: Collection[str] = (),
 ) -> tuple[str, ...]:
-    """The dimensions of a typed shape, each as its canonical name or number.
+    """The dimensions of a typed shape, each as its canonical name or number. `symbols` are
+    dimension names known beforehand (the expected shape's): `gw` run together is g·w.
 
     Raises AnswerError when the text is not a shape.
     """
     check_size(text)
     try:
         text = _shape_part(text, aliases or {})
+        if ";" in text and "," not in text:  # `(37; 512)`: semicolons separate, as commas do
+            text = text.replace(";", ",")
         tokens = [t for t in tokenise(text) if t.kind != "space"]
         if len(tokens) >= 2 and tokens[0].kind == "open" and _closes_at_end(tokens):
             tokens = tokens[1:-1]
@@ -42,7 +48,7 @@ def parse_shape(
             raise AnswerError(
                 f"could not read this: a shape has at most {MAX_DIMENSIONS} dimensions"
             )
-        return tuple(_dimension(group, aliases or {}) for group in groups)
+        return tuple(_dimension(group, aliases or {}, symbols) for group in groups)
     except AnswerError:
         raise
     except (Exception, RecursionError):  # a last line of defence for the learner
@@ -125,6 +131,12 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
             expanded = [token for i in numbers for token in (Token("comma", ","), expanded[i])]
             expanded.pop(0)
             separators = {i for i, token in enumerate(expanded) if token.kind == "comma"}
+    ends_open = bool(separators) and max(separators) == len(expanded) - 1
+    if ends_open and expanded[-1].kind != "comma":  # `100 ×`: its last factor missing
+        raise AnswerError(
+            f"could not read this: the shape ends with `{expanded[-1].text}`; "
+            "a dimension is missing"
+        )
     groups: list[list[Token]] = [[]]
     for i, token in enumerate(expanded):
         if i in separators:
@@ -148,11 +160,14 @@ def _top_level(tokens: list[Token]) -> list[int]:
     return positions
 
 
-def _dimension(tokens: list[Token], aliases: Mapping[str, Sequence[str]]) -> str:
+def _dimension(
+    tokens: list[Token], aliases: Mapping[str, Sequence[str]], symbols: Collection[str] = ()
+) -> str:
     if not tokens:
         raise AnswerError("could not read this: a dimension is missing between separators")
     text = " ".join(token.text for token in tokens)
-    known = set(aliases) | names_used(text, symbols=set(aliases), aliases=aliases)
+    declared = set(aliases) | set(symbols)
+    known = declared | names_used(text, symbols=declared, aliases=aliases)
     plain = normalise(text, symbols=known, aliases=aliases).replace(" ", "")
     if _PLAIN_DIMENSION.fullmatch(plain):
         return str(int(plain)) if plain.isdigit() else plain
@@ -247,7 +262,9 @@ def check_shape(
         raise BankError([f"the shape `{expected}` cannot be read: {error}"]) from None
     try:
         given = parse_shape(
-            _named_shape(_named_dimensions(answer, question), question), aliases=aliases
+            _named_shape(_named_dimensions(answer, question), question),
+            aliases=aliases,
+            symbols=frozenset(re.findall(r"[A-Za-z][A-Za-z0-9_]*", expected)),
         )
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))

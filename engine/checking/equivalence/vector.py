@@ -71,6 +71,12 @@ def parse_vector(text: str) -> Numbers:
     wrapped = _ARRAY_CALL.fullmatch(plain)
     if wrapped:  # NumPy's own print-out: array([0.66, 0.24, 0.1]) or np.array([...])
         plain = wrapped.group(1).strip()
+    constant = _CONSTANT_ARRAY.fullmatch(plain)
+    if constant:  # `np.ones((2, 2))`, `np.zeros(3)`: an array of one number
+        return _constant_array(constant)
+    scaled = _scaled_list(plain)
+    if scaled is not None:  # `np.array([1, 2, 3]) / 6`: a list times or over a number
+        return scaled
     identity = _IDENTITY.fullmatch(plain)
     if identity:  # `I₂`, `np.eye(2)`: the identity matrix, as the prompts name it
         size = unicodedata.digit(identity.group(1) or identity.group(2))
@@ -160,6 +166,67 @@ class _Reader:
             raise AnswerError(
                 f"could not read this: entry {self.entries} (`{_clip(text)}`): {reason}"
             ) from None
+
+
+# `np.ones((2, 2))`, `np.zeros(3)`, `np.full((2, 2), 0.5)`: NumPy's arrays of one number.
+_CONSTANT_ARRAY = re.compile(
+    r"(?:(?:np|numpy)\s*\.\s*)?(ones|zeros|full)\s*\(\s*(?:\(\s*([1-8])\s*(?:,\s*([1-8])\s*)?,?\s*\)"
+    r"|([1-8]))\s*(?:,\s*([^(),]+?))?\s*\)"
+)
+# A list, or NumPy's array of one, times or over a number: `np.array([1, 2, 3]) / 6`.
+_LIST_THEN_NUMBER = re.compile(r"(.*[\])])\s*([*/])\s*([^\[\]]+)", re.DOTALL)
+_NUMBER_THEN_LIST = re.compile(
+    r"([^\[\]]+?)\s*\*\s*((?:(?:np|numpy)\s*\.\s*)?(?:array\s*\()?\[.*)", re.DOTALL
+)
+
+
+def _constant_array(match: re.Match[str]) -> Numbers:
+    from engine.checking.equivalence.expression import evaluate_number
+
+    kind, rows, columns, length, fill = match.groups()
+    if kind == "full":
+        if fill is None:
+            raise AnswerError("could not read this: np.full needs the number to fill with")
+        value = evaluate_number(fill)
+    elif fill is not None:
+        raise AnswerError("could not read this: np.ones and np.zeros take only a shape")
+    else:
+        value = 1.0 if kind == "ones" else 0.0
+    if length is not None:
+        return [value] * int(length)
+    if columns is None:
+        return [value] * int(rows)
+    return [[value] * int(columns) for _ in range(int(rows))]
+
+
+def _scaled_list(text: str) -> Numbers | None:
+    """The numbers of `list * c`, `list / c` or `c * list`; None when `text` is not one."""
+    import numpy as np
+
+    from engine.checking.equivalence.expression import evaluate_number
+
+    after = _LIST_THEN_NUMBER.fullmatch(text)
+    before = None if after else _NUMBER_THEN_LIST.fullmatch(text)
+    if after is None and before is None:
+        return None
+    if after is not None:
+        listed, sign, number = after.groups()
+    else:
+        assert before is not None
+        number, listed = before.groups()
+        sign = "*"
+    if "[" not in listed:
+        return None
+    try:
+        factor = evaluate_number(number)
+        numbers = np.asarray(parse_vector(listed), dtype=float)
+    except AnswerError:
+        return None
+    if sign == "/" and factor == 0:
+        raise AnswerError("could not read this: it divides by zero")
+    result = numbers / factor if sign == "/" else numbers * factor
+    values: Numbers = result.tolist()
+    return values
 
 
 def _latex_matrices(text: str) -> str:

@@ -209,6 +209,7 @@ def has_words(text: str, known: frozenset[str] = frozenset()) -> bool:
 _MATH_WORDS = frozenset(
     {"sqrt", "exp", "log", "ln", "sin", "cos", "tan", "softmax", "max", "min", "abs", "pi"}
     | {"inf", "frac", "cdot", "times", "top", "var", "std", "np", "math"}
+    | {"multiply", "multiplied", "divided", "over", "plus", "minus", "squared", "cubed"}
 )
 
 NUMBER_WORDS = {
