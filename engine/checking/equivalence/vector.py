@@ -49,6 +49,9 @@ _ROUNDED = re.compile(r"^\s*(?:≈|~|\\approx\s*)")
 _PERCENT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))\s*%")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
 _OPEN, _CLOSE = "([{", ")]}"
+_BARE_SEMICOLON_LIST = re.compile(
+    r"\s*[-+]?\d+(?:[.,]\d+)?(?:\s*;\s*[-+]?\d+(?:[.,]\d+)?)+\s*;?\s*"
+)
 _NOT_A_NUMBER = re.compile(r"(?:(?:np|numpy|math)\s*\.\s*)?nan", re.IGNORECASE)
 # `\begin{pmatrix} 1 & 0 \\ 0 & 1 \end{pmatrix}`: a matrix as LaTeX typesets it.
 _LATEX_MATRIX = re.compile(
@@ -475,6 +478,8 @@ class _Tolerance:
 def _links(answer: str) -> list[str]:
     """The links of a chain (`row 1 = [1, 1, 0]`, `≈ [0.09, 0.24, 0.67]`), the answer last."""
     check_size(answer, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
+    if _BARE_SEMICOLON_LIST.fullmatch(answer):  # `0,09; 0,24; 0,67`: a list, not statements
+        answer = f"[{answer.strip()}]"
     links = list(split_chain(_LABEL.sub("", answer, count=1), colon=False).links)
     if not links[-1].strip():
         return [answer]

@@ -42,6 +42,7 @@ def test_a_number_may_be_written_with_a_decimal_comma(
         ("[0,5; 0,25; 0,25]", [0.5, 0.25, 0.25]),  # semicolons between decimal-comma entries
         ("[0,5, 0,25, 0,25]", [0.5, 0.25, 0.25]),  # a comma and a space between them
         ("[2; 3]", [2, 3]),  # semicolons between entries, not a column
+        ("0,5; 0,25; 0,25", [0.5, 0.25, 0.25]),  # without brackets: a list, not statements
         ("[1,0;0,1]", [[1, 0], [0, 1]]),  # MATLAB's rows: the reading that fits stays
         ("[[1, 2]; [3, 4]]", [[1, 2], [3, 4]]),  # rows keeping their brackets
         (r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}", [[1, 2], [3, 4]]),
