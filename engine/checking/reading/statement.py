@@ -160,9 +160,10 @@ def _prose_words(text: str) -> list[str]:
 
 
 def _last_statement(text: str) -> str:
-    parts, depth, start = [], 0, 0
+    parts, depth, start, counted = [], 0, 0, 0
     for match in _IMPLICATION.finditer(text):
-        depth = _depth(text[: match.start()])
+        depth += _depth(text[counted : match.start()])  # from the last match on: linear time
+        counted = match.start()
         if depth == 0:
             parts.append(text[start : match.start()])
             start = match.end()
