@@ -40,6 +40,7 @@ from engine.checking.reading.statement import (
     split_chain,
     trailing_group,
 )
+from engine.checking.reading.typography import plain_latex_layout
 from engine.errors import AnswerError
 from engine.verdict import Verdict
 
@@ -144,6 +145,7 @@ def check_number(
     tolerance = Tolerance(abs_tol, rel_tol, precision)
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
+        answer = plain_latex_layout(answer)
         if _NO_SINGLE_VALUE.fullmatch(answer):
             # A readable claim that there is no value to give: wrong where the question has one.
             return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
@@ -523,6 +525,7 @@ def _finfo(match: re.Match[str]) -> str:
 
 
 def _plain_spellings(text: str) -> str:
+    text = plain_latex_layout(text)  # `22{,}6`, `\left( ... \right)`
     if "finfo" in text:
         text = _FINFO.sub(_finfo, text)
     text = re.sub(r"\\(ln|log)(?![A-Za-z])", r"\1", text)  # LaTeX's \ln(...)

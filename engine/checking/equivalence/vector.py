@@ -22,6 +22,7 @@ from typing import Any, TypeAlias
 from engine.checking.equivalence.number import NEAR_MISS_STEPS, Precision
 from engine.checking.reading.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
 from engine.checking.reading.statement import has_words, split_chain, trailing_group
+from engine.checking.reading.typography import plain_latex_layout
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -478,6 +479,7 @@ class _Tolerance:
 def _links(answer: str) -> list[str]:
     """The links of a chain (`row 1 = [1, 1, 0]`, `≈ [0.09, 0.24, 0.67]`), the answer last."""
     check_size(answer, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
+    answer = plain_latex_layout(answer)
     if _BARE_SEMICOLON_LIST.fullmatch(answer):  # `0,09; 0,24; 0,67`: a list, not statements
         answer = f"[{answer.strip()}]"
     links = list(split_chain(_LABEL.sub("", answer, count=1), colon=False).links)

@@ -81,6 +81,25 @@ _MATH_DELIMITERS = re.compile(r"^\s*(?:\$\$?|\\[(\[])(.*?)(?:\$\$?|\\[)\]])\s*$"
 _SUBSCRIPT_GROUP = re.compile(r"₍([^₍₎()]{1,12})₎")
 
 
+# LaTeX's decimal comma `0{,}09`, its sizing of brackets `\left[ ... \right]` and its spaces
+# `\,` `\ `: how a list or a number is typeset, not what it says.
+_LATEX_DECIMAL_COMMA = re.compile(r"(?<=\d)\{,\}(?=\d)")
+_LATEX_SIZING_OR_SPACE = re.compile(
+    r"(?<!\\)\\(?:left|right|[bB]ig{1,2}[lr]?)(?![A-Za-z])\s*|(?<!\\)\\[,;:! ]"
+)
+
+
+def plain_latex_layout(text: str) -> str:
+    """`\\left[0{,}09;\\ 0{,}24\right]` -> `[0.09; 0.24]`: LaTeX's layout of a list or number
+    made plain; text without a backslash or `{,}` is returned unchanged."""
+    if "\\" not in text and "{,}" not in text:
+        return text
+    text = _LATEX_DECIMAL_COMMA.sub(".", without_math_delimiters(text))
+    return _LATEX_SIZING_OR_SPACE.sub(
+        lambda m: "" if m.group().strip("\\ ")[:1].isalpha() else " ", text
+    )
+
+
 def without_math_delimiters(text: str) -> str:
     """The maths inside `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; other text unchanged."""
     if "$" not in text and "\\" not in text:
@@ -92,6 +111,8 @@ def without_math_delimiters(text: str) -> str:
 def to_ascii(text: str) -> str:
     """Rewrite Unicode and LaTeX spellings; raises AnswerError for LaTeX it cannot read."""
     text = without_math_delimiters(text)
+    if "{,}" in text:
+        text = _LATEX_DECIMAL_COMMA.sub(".", text)
     if "%" in text:
         text = _PERCENTAGE.sub(r"(\1/100)", _PERCENT_CONSTANT.sub(r" \1 ", text))
     if "₍" in text:

@@ -22,6 +22,7 @@ MATRICES = {"positive": ["d_k"], "noncommutative": ["Q", "K", "V"]}
     ("answer", "expected", "correct"),
     [
         ("0,125", 0.125, True),  # a decimal comma
+        ("0{,}125", 0.125, True),  # as LaTeX writes one
         ("3,5 s", 3.5, True),  # with a unit
         ("1,2e-3", 0.0012, True),
         ("1,000", 1000.0, True),  # three digits after a comma group thousands
@@ -46,6 +47,7 @@ def test_a_number_may_be_written_with_a_decimal_comma(
         ("[1,0;0,1]", [[1, 0], [0, 1]]),  # MATLAB's rows: the reading that fits stays
         ("[[1, 2]; [3, 4]]", [[1, 2], [3, 4]]),  # rows keeping their brackets
         (r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}", [[1, 2], [3, 4]]),
+        (r"\left(0{,}5;\ 0{,}25;\ 0{,}25\right)", [0.5, 0.25, 0.25]),  # LaTeX's layout
         ("np.full((2, 2), 0.5)", [[0.5, 0.5], [0.5, 0.5]]),
         ("np.array([2, 4]) / 4", [0.5, 1.0]),
     ],
