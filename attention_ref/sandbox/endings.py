@@ -11,12 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
 from typing import Any
 
 import attention_ref.sandbox.processes as processes
 from attention_ref.sandbox.output import visible_controls
 from attention_ref.sandbox.results import Status
+from attention_ref.sandbox.template import SandboxProcess
 
 _MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
 _MAX_ERROR = 500
@@ -48,7 +48,7 @@ def describe_death(
     return "crash", f"the sandbox ended without a status during {during}"
 
 
-def kill_everything(process: subprocess.Popen[bytes], uid: int | None) -> None:
+def kill_everything(process: SandboxProcess, uid: int | None) -> None:
     """SIGKILL the process group and every process of the private uid (or the session); reap."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)

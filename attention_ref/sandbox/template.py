@@ -1,0 +1,264 @@
+"""A template process that every sandbox of one grading thread is forked from.
+
+Starting a sandbox used to start a fresh interpreter, which then imported the harness and NumPy:
+about 0.12 s of CPU per sandbox, most of what grading a submission costs. The template is that
+same interpreter (`python -I -B`, an empty environment, its own session, the grader's user)
+with the harness and NumPy imported once; it never runs submitted code. For each sandbox it
+forks a copy, which becomes the sandbox's first process exactly as a freshly started one would:
+a new session, standard input from /dev/null, stdout and stderr on the parent's pipes, the
+private channel, the sandbox's folder as its working directory and HOME and TMPDIR in it, and
+no other file descriptor (the template's own socket included). The copy then runs
+`child.main`.
+
+    parent (grader thread) -> template -> supervisor -> init -> worker
+
+The template dies with the thread that started it (a parent-death signal), and each supervisor
+with the template, which it treats as its parent: killing the grader, even with SIGKILL, still
+takes every sandbox with it. The template reaps the supervisors it forked; the parent sees one
+end as its process leaving the process table (`SandboxProcess.wait`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
+
+_MAX_REQUEST = 1 << 16
+_FDS_PER_SANDBOX = 3  # channel, stdout, stderr
+_CHANNEL_FD = 3  # where the sandbox's first process finds its channel
+
+
+class TemplateError(RuntimeError):
+    """The template process could not start or fork."""
+
+
+# -- the template process -------------------------------------------------------------------
+
+
+def serve(control_fd: int, parent: int) -> NoReturn:
+    """The template's loop: import once, then fork a sandbox for each request."""
+    import attention_ref.sandbox.isolation as isolation
+
+    isolation.die_with_parent(signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
+    control = socket.socket(fileno=control_fd)
+    # What every sandbox's worker imports first, while every file is still reachable.
+    import numpy  # noqa: F401
+
+    import attention_ref.sandbox.arrays  # noqa: F401
+    import attention_ref.sandbox.child as child
+
+    signal.signal(signal.SIGCHLD, _reap)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, _MAX_REQUEST, _FDS_PER_SANDBOX)
+        except OSError:
+            os._exit(0)
+        if not message:
+            os._exit(0)  # the parent closed its end
+        if len(fds) != _FDS_PER_SANDBOX:
+            for fd in fds:
+                os.close(fd)
+            control.send(json.dumps({"error": "expected three descriptors"}).encode())
+            continue
+        request = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            _become_sandbox(control, fds, request, child.main)
+        for fd in fds:
+            os.close(fd)
+        control.send(json.dumps({"pid": pid, "template": os.getpid()}).encode())
+
+
+def _reap(signum: int, frame: object) -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _become_sandbox(
+    control: socket.socket, fds: list[int], request: dict[str, Any], main: Any
+) -> NoReturn:
+    """In the forked copy: become a sandbox's first process, then run the harness."""
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        control.detach()  # closed below with every other descriptor
+        os.setsid()
+        channel, out, err = fds
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(out, 1)
+        os.dup2(err, 2)
+        os.dup2(channel, _CHANNEL_FD)
+        os.closerange(_CHANNEL_FD + 1, _max_fd())
+        os.chdir(request["cwd"])
+        os.environ["HOME"] = request["home"]
+        os.environ["TMPDIR"] = request["tmpdir"]
+    except BaseException:
+        os._exit(70)
+    main(_CHANNEL_FD)
+    os._exit(70)  # main never returns
+
+
+def _max_fd() -> int:
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return soft if 0 < soft < 1 << 20 else 1 << 16
+
+
+# -- the parent's side ----------------------------------------------------------------------
+
+
+class SandboxProcess:
+    """The sandbox's first process as the parent sees it: its pid, the parent's ends of its
+    stdout and stderr, and whether it has ended (the template reaps it)."""
+
+    def __init__(self, pid: int, template: int, stdout: IO[bytes], stderr: IO[bytes]) -> None:
+        self.pid = pid
+        self.template = template  # the process it treats as its parent
+        self.stdout: IO[bytes] | None = stdout
+        self.stderr: IO[bytes] | None = stderr
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and not _alive(self.pid, self.template):
+            # The template reaped it; its status went to the template (the supervisor's
+            # "ended" note already told the parent how the worker ended).
+            self.returncode = -signal.SIGKILL
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        stop = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if stop is not None and time.monotonic() > stop:
+                raise TimeoutError(f"process {self.pid} did not end")
+            time.sleep(0.002)
+        assert self.returncode is not None
+        return self.returncode
+
+
+def _alive(pid: int, parent: int) -> bool:
+    """Whether `pid` is still the template's child and not yet a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rpartition(b")")[2].split()
+    except OSError:
+        return False
+    return len(fields) > 1 and fields[0] not in (b"Z", b"X") and fields[1] == str(parent).encode()
+
+
+class Template:
+    """One template process, started by (and dying with) the calling thread."""
+
+    def __init__(self, argv: list[str], env: Mapping[str, str], package_root: str) -> None:
+        import subprocess
+
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        boot = (
+            "import sys; sys.path.insert(0, sys.argv[3]); "
+            "from attention_ref.sandbox.template import serve; "
+            "serve(int(sys.argv[1]), int(sys.argv[2]))"
+        )
+        try:
+            with theirs:
+                self.process = subprocess.Popen(
+                    [*argv, "-c", boot, str(theirs.fileno()), str(os.getpid()), package_root],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(theirs.fileno(),),
+                    start_new_session=True,
+                    env=dict(env),
+                    cwd="/",
+                )
+        except BaseException:
+            ours.close()
+            raise
+        self._control = ours
+        self.thread = threading.get_ident()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def fork(
+        self, channel: socket.socket, cwd: str, home: str, tmpdir: str, timeout: float
+    ) -> SandboxProcess:
+        """A new sandbox's first process, its output on fresh pipes."""
+        out_read, out_write = os.pipe()
+        err_read, err_write = os.pipe()
+        try:
+            request = json.dumps({"cwd": cwd, "home": home, "tmpdir": tmpdir}).encode()
+            self._control.settimeout(timeout)
+            try:
+                socket.send_fds(self._control, [request], [channel.fileno(), out_write, err_write])
+                reply = self._control.recv(_MAX_REQUEST)
+            except OSError as error:
+                raise TemplateError(f"the template did not answer ({error})") from None
+            if not reply:
+                raise TemplateError("the template ended")
+            answer = json.loads(reply)
+            if "pid" not in answer:
+                raise TemplateError(f"the template refused: {answer.get('error')}")
+        except BaseException:
+            for fd in (out_read, err_read):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (out_write, err_write):
+                os.close(fd)
+        return SandboxProcess(
+            int(answer["pid"]),
+            int(answer["template"]),
+            os.fdopen(out_read, "rb", buffering=0),
+            os.fdopen(err_read, "rb", buffering=0),
+        )
+
+    def close(self) -> None:
+        """End the template (its sandboxes end with it) and reap it."""
+        with contextlib.suppress(OSError):
+            self._control.close()
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.process.wait()
+
+    def __del__(self) -> None:
+        # The thread that started it ended (its thread-local slot is dropped): the kernel has
+        # already sent it SIGKILL; close the socket and reap it.
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+_PER_THREAD = threading.local()
+
+
+def template_for_this_thread(
+    argv: list[str], env: Mapping[str, str], package_root: str
+) -> Template:
+    """This thread's template, started now if it has none or its template has ended."""
+    template: Template | None = getattr(_PER_THREAD, "template", None)
+    if template is None or not template.alive():
+        if template is not None:
+            template.close()
+        template = Template(argv, env, package_root)
+        _PER_THREAD.template = template
+    return template
+
+
+def discard_this_threads_template() -> None:
+    template: Template | None = getattr(_PER_THREAD, "template", None)
+    if template is not None:
+        _PER_THREAD.template = None
+        template.close()
