@@ -52,6 +52,10 @@ def kill_everything(process: SandboxProcess, uid: int | None) -> None:
     """SIGKILL the process group and every process of the private uid (or the session); reap."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    # The first process itself too, should it not lead its own group yet. Its pid is still
+    # its own: it is not reaped before `process.wait()` below.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(process.pid, signal.SIGKILL)
     if uid is not None and uid not in (0, os.getuid()):
         processes.kill_until_gone(lambda: processes.processes_of_uid(uid))
     else:

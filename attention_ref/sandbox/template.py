@@ -14,8 +14,9 @@ no other file descriptor (the template's own socket included). The copy then run
 
 The template dies with the thread that started it (a parent-death signal), and each supervisor
 with the template, which it treats as its parent: killing the grader, even with SIGKILL, still
-takes every sandbox with it. The template reaps the supervisors it forked; the parent sees one
-end as its process leaving the process table (`SandboxProcess.wait`).
+takes every sandbox with it. The template reaps a supervisor it forked only when the parent asks
+(`SandboxProcess.wait`, after killing it), as the parent would reap its own child: until then the
+pid cannot be reused, so a kill by that pid or process group never reaches another process.
 """
 
 from __future__ import annotations
@@ -56,7 +57,6 @@ def serve(control_fd: int, parent: int) -> NoReturn:
     import attention_ref.sandbox.arrays  # noqa: F401
     import attention_ref.sandbox.child as child
 
-    signal.signal(signal.SIGCHLD, _reap)
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(control, _MAX_REQUEST, _FDS_PER_SANDBOX)
@@ -64,12 +64,17 @@ def serve(control_fd: int, parent: int) -> NoReturn:
             os._exit(0)
         if not message:
             os._exit(0)  # the parent closed its end
+        request = json.loads(message)
+        if "reap" in request:
+            for fd in fds:
+                os.close(fd)
+            control.send(json.dumps(_reap(int(request["reap"]))).encode())
+            continue
         if len(fds) != _FDS_PER_SANDBOX:
             for fd in fds:
                 os.close(fd)
             control.send(json.dumps({"error": "expected three descriptors"}).encode())
             continue
-        request = json.loads(message)
         pid = os.fork()
         if pid == 0:
             _become_sandbox(control, fds, request, child.main)
@@ -78,14 +83,15 @@ def serve(control_fd: int, parent: int) -> NoReturn:
         control.send(json.dumps({"pid": pid, "template": os.getpid()}).encode())
 
 
-def _reap(signum: int, frame: object) -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+def _reap(pid: int) -> dict[str, Any]:
+    """Wait for the sandbox `pid` (the parent has killed it) and free its process id. Only
+    then: until it is reaped its pid cannot be reused, so the parent's kills by that pid (and
+    process group) can never reach another process."""
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return {"error": f"{pid} is not a sandbox of this template"}
+    return {"status": os.waitstatus_to_exitcode(status)}
 
 
 def _become_sandbox(
@@ -93,7 +99,6 @@ def _become_sandbox(
 ) -> NoReturn:
     """In the forked copy: become a sandbox's first process, then run the harness."""
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         control.detach()  # closed below with every other descriptor
         os.setsid()
         channel, out, err = fds
@@ -124,29 +129,31 @@ def _max_fd() -> int:
 
 class SandboxProcess:
     """The sandbox's first process as the parent sees it: its pid, the parent's ends of its
-    stdout and stderr, and whether it has ended (the template reaps it)."""
+    stdout and stderr, and its end. Like a child of the parent's own, it stays a zombie until
+    `wait` (the template reaps it when asked), so its pid is never reused before the parent
+    is done killing it."""
 
-    def __init__(self, pid: int, template: int, stdout: IO[bytes], stderr: IO[bytes]) -> None:
+    def __init__(
+        self, pid: int, owner: Template, template: int, stdout: IO[bytes], stderr: IO[bytes]
+    ) -> None:
         self.pid = pid
         self.template = template  # the process it treats as its parent
+        self._owner = owner
         self.stdout: IO[bytes] | None = stdout
         self.stderr: IO[bytes] | None = stderr
         self.returncode: int | None = None
 
-    def poll(self) -> int | None:
-        if self.returncode is None and not _alive(self.pid, self.template):
-            # The template reaped it; its status went to the template (the supervisor's
-            # "ended" note already told the parent how the worker ended).
-            self.returncode = -signal.SIGKILL
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        stop = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if stop is not None and time.monotonic() > stop:
-                raise TimeoutError(f"process {self.pid} did not end")
-            time.sleep(0.002)
-        assert self.returncode is not None
+    def wait(self) -> int:
+        """Wait for it to end (the caller has killed it) and have the template reap it."""
+        if self.returncode is None:
+            try:
+                self.returncode = self._owner.reap(self.pid)
+            except TemplateError:
+                # The template is gone, and the sandbox with it (its parent-death signal):
+                # the system reaps it.
+                while _alive(self.pid, self.template):
+                    time.sleep(0.002)
+                self.returncode = -signal.SIGKILL
         return self.returncode
 
 
@@ -221,10 +228,26 @@ class Template:
                 os.close(fd)
         return SandboxProcess(
             int(answer["pid"]),
+            self,
             int(answer["template"]),
             os.fdopen(out_read, "rb", buffering=0),
             os.fdopen(err_read, "rb", buffering=0),
         )
+
+    def reap(self, pid: int) -> int:
+        """Have the template wait for its sandbox `pid` and free its pid; its exit status."""
+        self._control.settimeout(None)
+        try:
+            self._control.send(json.dumps({"reap": pid}).encode())
+            reply = self._control.recv(_MAX_REQUEST)
+        except OSError as error:
+            raise TemplateError(f"the template did not answer ({error})") from None
+        if not reply:
+            raise TemplateError("the template ended")
+        answer = json.loads(reply)
+        if "status" not in answer:
+            raise TemplateError(f"the template refused: {answer.get('error')}")
+        return int(answer["status"])
 
     def close(self) -> None:
         """End the template (its sandboxes end with it) and reap it."""
