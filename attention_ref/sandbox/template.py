@@ -17,6 +17,11 @@ with the template, which it treats as its parent: killing the grader, even with 
 takes every sandbox with it. The template reaps a supervisor it forked only when the parent asks
 (`SandboxProcess.wait`, after killing it), as the parent would reap its own child: until then the
 pid cannot be reused, so a kill by that pid or process group never reaches another process.
+
+The template is started by fork and exec (never a bare fork of the grader, whose other threads
+may hold locks), runs one thread, and holds /dev/null and its socket only. Every wait for it is
+bounded (`ANSWER_SECONDS` for a reap): a template that stops answering is killed, with its
+sandboxes, and the grading that needed it fails; it never holds the grader.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from typing import IO, Any, NoReturn
 _MAX_REQUEST = 1 << 16
 _FDS_PER_SANDBOX = 3  # channel, stdout, stderr
 _CHANNEL_FD = 3  # where the sandbox's first process finds its channel
+# How long the template may take to answer a request to reap a sandbox the parent has killed.
+ANSWER_SECONDS = 20.0
 
 
 class TemplateError(RuntimeError):
@@ -149,9 +156,10 @@ class SandboxProcess:
             try:
                 self.returncode = self._owner.reap(self.pid)
             except TemplateError:
-                # The template is gone, and the sandbox with it (its parent-death signal):
-                # the system reaps it.
-                while _alive(self.pid, self.template):
+                # The template is gone (ended by `reap` if it stopped answering), so the
+                # system reaps the process, which the caller has killed.
+                stop = time.monotonic() + ANSWER_SECONDS
+                while _alive(self.pid, self.template) and time.monotonic() < stop:
                     time.sleep(0.002)
                 self.returncode = -signal.SIGKILL
         return self.returncode
@@ -168,7 +176,13 @@ def _alive(pid: int, parent: int) -> bool:
 
 
 class Template:
-    """One template process, started by (and dying with) the calling thread."""
+    """One template process, started by (and dying with) the calling thread.
+
+    Every wait for it is bounded: a template that does not answer in time is killed (its
+    sandboxes die with it) and TemplateError raised, so a stalled template can fail a
+    grading but never hold the grader. Only the process that started it may use or kill it:
+    a forked copy of the grader that inherited this object leaves the template alone.
+    """
 
     def __init__(self, argv: list[str], env: Mapping[str, str], package_root: str) -> None:
         import subprocess
@@ -195,10 +209,13 @@ class Template:
             ours.close()
             raise
         self._control = ours
+        self._owner_pid = os.getpid()
+        # One request and its answer at a time, should another thread end a sandbox.
+        self._lock = threading.Lock()
         self.thread = threading.get_ident()
 
     def alive(self) -> bool:
-        return self.process.poll() is None
+        return self._owner_pid == os.getpid() and self.process.poll() is None
 
     def fork(
         self, channel: socket.socket, cwd: str, home: str, tmpdir: str, timeout: float
@@ -207,17 +224,10 @@ class Template:
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         try:
-            request = json.dumps({"cwd": cwd, "home": home, "tmpdir": tmpdir}).encode()
-            self._control.settimeout(timeout)
-            try:
-                socket.send_fds(self._control, [request], [channel.fileno(), out_write, err_write])
-                reply = self._control.recv(_MAX_REQUEST)
-            except OSError as error:
-                raise TemplateError(f"the template did not answer ({error})") from None
-            if not reply:
-                raise TemplateError("the template ended")
-            answer = json.loads(reply)
+            request = {"cwd": cwd, "home": home, "tmpdir": tmpdir}
+            answer = self._ask(request, [channel.fileno(), out_write, err_write], timeout)
             if "pid" not in answer:
+                self.close()
                 raise TemplateError(f"the template refused: {answer.get('error')}")
         except BaseException:
             for fd in (out_read, err_read):
@@ -235,24 +245,45 @@ class Template:
         )
 
     def reap(self, pid: int) -> int:
-        """Have the template wait for its sandbox `pid` and free its pid; its exit status."""
-        self._control.settimeout(None)
-        try:
-            self._control.send(json.dumps({"reap": pid}).encode())
-            reply = self._control.recv(_MAX_REQUEST)
-        except OSError as error:
-            raise TemplateError(f"the template did not answer ({error})") from None
-        if not reply:
-            raise TemplateError("the template ended")
-        answer = json.loads(reply)
+        """Have the template wait for its sandbox `pid` (already killed) and free its pid; its
+        exit status."""
+        answer = self._ask({"reap": pid}, [], ANSWER_SECONDS)
         if "status" not in answer:
             raise TemplateError(f"the template refused: {answer.get('error')}")
         return int(answer["status"])
 
+    def _ask(self, request: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
+        """Send one request and read its answer within `timeout` seconds. If there is none
+        (no answer in time, the template gone, a garbled reply), end the template."""
+        if not self.alive():
+            raise TemplateError("the template has ended")
+        with self._lock:
+            try:
+                self._control.settimeout(timeout)
+                message = json.dumps(request).encode()
+                if fds:
+                    socket.send_fds(self._control, [message], fds)
+                else:
+                    self._control.send(message)
+                reply = self._control.recv(_MAX_REQUEST)
+                answer = json.loads(reply) if reply else None
+            except (OSError, ValueError) as error:
+                problem = f"the template did not answer ({error})"
+            else:
+                problem = "the template ended" if not isinstance(answer, dict) else ""
+        if problem:
+            self.close()
+            raise TemplateError(problem)
+        assert isinstance(answer, dict)
+        return answer
+
     def close(self) -> None:
-        """End the template (its sandboxes end with it) and reap it."""
+        """End the template (its sandboxes end with it) and reap it; in a forked copy of the
+        grader, only drop this copy's end of the socket."""
         with contextlib.suppress(OSError):
             self._control.close()
+        if self._owner_pid != os.getpid():
+            return
         with contextlib.suppress(OSError):
             self.process.kill()
         self.process.wait()
