@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+from collections.abc import Callable
 from typing import Any
 
 import attention_ref.sandbox.processes as processes
@@ -48,8 +49,11 @@ def describe_death(
     return "crash", f"the sandbox ended without a status during {during}"
 
 
-def kill_everything(process: SandboxProcess, uid: int | None) -> None:
-    """SIGKILL the process group and every process of the private uid (or the session); reap."""
+def kill_everything(
+    process: SandboxProcess, uid: int | None, members: Callable[[], list[int]] | None = None
+) -> None:
+    """SIGKILL the process group and every process of the private uid (or the session); reap.
+    `members`: a cheap list of the sandbox's processes, killed first (its cgroup's)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     # The first process itself too, should it not lead its own group yet. Its pid is still
@@ -57,8 +61,8 @@ def kill_everything(process: SandboxProcess, uid: int | None) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(process.pid, signal.SIGKILL)
     if uid is not None and uid not in (0, os.getuid()):
-        processes.kill_until_gone(lambda: processes.processes_of_uid(uid))
+        processes.kill_until_gone(lambda: processes.processes_of_uid(uid), first=members)
     else:
         session = process.pid
-        processes.kill_until_gone(lambda: processes.processes_in_session(session))
+        processes.kill_until_gone(lambda: processes.processes_in_session(session), first=members)
     process.wait()

@@ -375,7 +375,10 @@ class Sandbox:
         if self._killed or self._process is None:
             return
         self._killed = True
-        kill_everything(self._process, self._uid)
+        # Every process the sandbox started is in its memory cgroup: a cheap list to kill
+        # first, before the scan of every process that proves none is left.
+        members = self._cgroup.members if self._cgroup is not None else None
+        kill_everything(self._process, self._uid, members)
         self._drain_available(1.0)
 
     def _shutdown(self) -> None:
