@@ -33,15 +33,20 @@ Speed: per tile the work is two matrix products and block_q×block_k exponential
   and the key and value tiles stay in a core's L2.
 
 Parallelism: the leading dims are flattened to one batch axis B, and the query tiles of every
-batch entry are independent tasks. One parallel region per call (`numba.prange` over one worker
-per thread of Numba's pool, `numba.get_num_threads()`): each worker allocates its scratch once
-and takes the next task from a shared atomic counter until none is left, so a thread that starts
-late or loses its core to another process for a while takes fewer tasks instead of leaving the
-others waiting at the end. Each entry's tiles are handed out last first: under a causal mask
-the late tiles see the most keys, and the cheap early ones fill in at the end. When there are
-few tiles (one head, T of a few thousand), tasks are narrower than block_q, down to 128 queries,
-so each thread gets at least 4. A query's result does not depend on which task it is in, nor on
-which thread runs it, so the output does not depend on the thread count.
+batch entry are independent tasks. A call runs one worker per thread (`numba.get_num_threads()`,
+so `numba.set_num_threads` and NUMBA_NUM_THREADS set it): the calling thread and, from a pool
+started on first use, helper threads, all running the same jitted worker without the GIL. Each
+worker allocates its scratch once and takes the next task from a shared atomic counter until
+none is left, so a thread that starts late or loses its core to another process for a while
+takes fewer tasks instead of leaving the others waiting at the end. Each entry's tiles are
+handed out last first: under a causal mask the late tiles see the most keys, and the cheap
+early ones fill in at the end. When there are few tiles (one head, T of a few thousand), tasks
+are narrower than block_q, down to 128 queries, so each thread gets at least 4. A query's result
+does not depend on which task it is in, nor on which thread runs it, so the output does not
+depend on the thread count. Plain threads, not Numba's `parallel=True`: a parallel region costs
+a second compile of the whole kernel (its loop body becomes a function of its own, optimised
+again with everything it calls), a third of the cold compile; and a thread that waits for work
+sleeps instead of spinning on a core, as an OpenMP pool does after each call.
 Under a causal mask, work above the diagonal is skipped block by block: a 6-query block of P·V
 only reads the keys its last query sees, and an NR-query panel of S^T only computes the keys its
 last query sees.
@@ -57,17 +62,22 @@ Precision: scores, exponentials and the accumulator are in the input dtype; the 
 float64. Measured at T = 2048, d = 64 against the float64 reference, the largest error / max|V|
 is 3e-8 (1e-7 causal) for float32 and 1e-16 (2e-16 causal) for float64.
 
-Compilation: the jitted core is compiled lazily on the first call, once per dtype (float32,
-float64), for this CPU's vector width, and written to Numba's on-disk cache (`cache=True`):
-beside this file in `__pycache__` when that folder is writable, otherwise in the user cache dir
-(or `NUMBA_CACHE_DIR` when set). Later processes on the same machine load it instead of
-compiling. Importing this module compiles nothing. All jitted code lives in this one file on
-purpose: Numba invalidates a cached function only when its own source file changes.
+Compilation: the jitted worker is compiled lazily on the first call, once per dtype (float32,
+float64): `flash_attention` hands it C-contiguous writeable arrays, int64 index arrays, bools
+and Python ints only, so no other argument types ever reach it. It is compiled for this CPU's
+vector width and written to Numba's on-disk cache (`cache=True`): beside this file in
+`__pycache__` when that folder is writable, otherwise in the user cache dir (or
+`NUMBA_CACHE_DIR` when set). Later processes on the same machine load it instead of compiling.
+Importing this module compiles nothing. All jitted code lives in this one file on purpose:
+Numba invalidates a cached function only when its own source file changes.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba
@@ -614,19 +624,25 @@ def _attend_query_tile(
             out[q0 + r, e] = acc[r, e] / total if total > 0.0 else np.nan
 
 
-def _claim_typing(typingctx: Any, counter: Any) -> Any:
-    """counter[0] += 1 as one atomic step shared by all threads; the value before the step."""
-    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
+def _fetch_add_typing(typingctx: Any, counter: Any, amount: Any) -> Any:
+    """counter[0] += amount as one atomic step shared by all threads; the value before the step
+    (with amount 0, a read that sees every write made before the other threads' steps)."""
+    if not (
+        isinstance(counter, types.Array)
+        and counter.dtype == types.int64
+        and isinstance(amount, types.Integer)
+    ):
         return None
 
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        return builder.atomic_rmw("add", data, ir.Constant(ir.IntType(64), 1), "seq_cst")
+        step = context.cast(builder, args[1], signature.args[1], types.int64)
+        return builder.atomic_rmw("add", data, step, "seq_cst")
 
-    return types.int64(counter), codegen
+    return types.int64(counter, amount), codegen
 
 
-_claim: Any = intrinsic(_claim_typing)
+_fetch_add: Any = intrinsic(_fetch_add_typing)
 
 # A call with few query tiles (one head, T up to a few thousand) cuts them into narrower tasks,
 # so that each thread gets at least this many: a thread that starts late or loses its core to
@@ -635,7 +651,6 @@ _TASKS_PER_THREAD = 4
 _NARROWEST_TASK = 128  # query rows; narrower tasks cost more per query (K and V read more often)
 
 
-@numba.njit(cache=True, nogil=True)
 def _task_rows(t_q: int, batch: int, block_q: int, threads: int) -> int:
     """Query rows per task: block_q, halved while that leaves some thread fewer than
     _TASKS_PER_THREAD tasks and the half keeps at least _NARROWEST_TASK rows. A query's result
@@ -657,7 +672,7 @@ def _task_tile(task: int, tiles: int) -> tuple[int, int]:
     return task // tiles, tiles - 1 - task % tiles
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, nogil=True)
 def _flash_core(
     q: Array,
     k: Array,
@@ -670,26 +685,29 @@ def _flash_core(
     has_mask: bool,
     causal: bool,
     scale: np.floating[Any],
-    block_q: int,
+    rows: int,
     block_k: int,
-    threads: int,
+    next_task: Array,
+    finished: Array,
     out: Array,
-) -> None:
-    """Fill out[b] = attention(q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]]) for all b.
+) -> int:
+    """One worker: take tasks from `next_task` until none is left, each filling
+    out[b, q0:q0 + rows] = attention(q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]]).
 
     q is (Bq, T_q, d_k), k (Bk, T_k, d_k), v (Bv, T_k, d_v), mask (Bm, 1 or T_q, 1 or T_k)
     additive in base 2, out (B, T_q, d_v); the *_of arrays map each output batch entry to its
-    inputs. `scale` is log2(e) / sqrt(d_k); `threads` is numba.get_num_threads() (the jitted
-    form of that call could not be cached).
+    inputs. `scale` is log2(e) / sqrt(d_k); a task is `rows` queries of one batch entry.
 
-    One parallel region per call, one worker per thread: each allocates its scratch once, then
-    takes the next task (a query tile of one batch entry) from a shared counter until none is
-    left, so a thread that is slowed down takes fewer tasks instead of holding the others up.
+    Every thread of a call runs this with the same arguments (_run_workers): each allocates
+    its scratch once, then takes the next task (a query tile of one batch entry) from the shared
+    counter until none is left, so a thread that is slowed down takes fewer tasks instead of
+    holding the others up. It holds no GIL, so the threads run at once. Each finished task
+    adds one to `finished`; the worker returns that count as it stops: when it is the number of
+    tasks, `out` is complete and no thread will write to it again.
     """
     batch, t_q = out.shape[:2]
     d_k, d_v = q.shape[2], v.shape[2]
     nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
-    rows = _task_rows(t_q, batch, block_q, threads)
     tiles = (t_q + rows - 1) // rows
     tasks = batch * tiles
     # Query columns: whole panels of nr for S^T, whole blocks of _ROWS for P V.
@@ -697,31 +715,72 @@ def _flash_core(
     key_rows = _round_up(block_k, _ROWS)
     width_acc = _round_up(d_v, nr)
     spare_v_rows = 0 if d_v % nr == 0 else block_k
-    # Set element-wise: np.zeros here would be a parallel loop of its own, a second fork and join
-    # whose barrier waits for every thread to be scheduled before the real work starts.
-    next_task = np.empty(1, dtype=np.int64)
-    next_task[0] = 0
-    for _worker in numba.prange(min(threads, tasks)):
-        q_t = np.empty((d_k, width), dtype=q.dtype)
-        scores = np.empty((key_rows, width), dtype=q.dtype)
-        acc = np.empty((width, width_acc), dtype=q.dtype)
-        spare_k = np.empty((_ROWS, d_k), dtype=q.dtype)
-        spare_v = np.empty((spare_v_rows, width_acc), dtype=q.dtype)
-        col_max = np.empty(width, dtype=q.dtype)
-        col_sum = np.empty(width, dtype=np.float64)
-        shift = np.empty(width, dtype=q.dtype)
-        factor = np.empty((1, width), dtype=q.dtype)
-        tile_sum = np.empty(width, dtype=q.dtype)
-        task = _claim(next_task)
-        while task < tasks:
-            b, tile = _task_tile(task, tiles)
-            q0 = tile * rows
-            _attend_query_tile(
-                q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]], has_mask, causal,
-                scale, q0, min(q0 + rows, t_q), block_k, out[b],
-                q_t, scores, acc, spare_k, spare_v, col_max, col_sum, shift, factor, tile_sum,
-            )  # fmt: skip
-            task = _claim(next_task)
+    q_t = np.empty((d_k, width), dtype=q.dtype)
+    scores = np.empty((key_rows, width), dtype=q.dtype)
+    acc = np.empty((width, width_acc), dtype=q.dtype)
+    spare_k = np.empty((_ROWS, d_k), dtype=q.dtype)
+    spare_v = np.empty((spare_v_rows, width_acc), dtype=q.dtype)
+    col_max = np.empty(width, dtype=q.dtype)
+    col_sum = np.empty(width, dtype=np.float64)
+    shift = np.empty(width, dtype=q.dtype)
+    factor = np.empty((1, width), dtype=q.dtype)
+    tile_sum = np.empty(width, dtype=q.dtype)
+    task = _fetch_add(next_task, 1)
+    while task < tasks:
+        b, tile = _task_tile(task, tiles)
+        q0 = tile * rows
+        _attend_query_tile(
+            q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]], has_mask, causal,
+            scale, q0, min(q0 + rows, t_q), block_k, out[b],
+            q_t, scores, acc, spare_k, spare_v, col_max, col_sum, shift, factor, tile_sum,
+        )  # fmt: skip
+        _fetch_add(finished, 1)
+        task = _fetch_add(next_task, 1)
+    return _fetch_add(finished, 0)
+
+
+# The threads that run _flash_core beside the calling thread, started on first use. A forked
+# child has none of its parent's threads, so it starts its own.
+_helpers: ThreadPoolExecutor | None = None
+_helpers_lock = threading.Lock()
+
+
+def _forget_helpers() -> None:
+    global _helpers, _helpers_lock
+    _helpers, _helpers_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_helpers)
+
+
+def _run_workers(worker: Any, workers: int, tasks: int, args: tuple[Any, ...]) -> None:
+    """worker(*args) on `workers` threads at once: this one and workers - 1 helpers.
+
+    `worker` is a jitted function without the GIL that takes tasks from a shared counter, like
+    _flash_core, and returns how many of the `tasks` were finished (by any thread) when it ran
+    out. The caller works too, so a call finishes even when the helpers are busy with another
+    thread's call. Then a helper that has not started yet is cancelled, and one still on a task
+    is waited for. One that has started but has nothing left to do is not waited for: it writes
+    nothing more, and a wake-up would be a good part of a small call's time.
+    """
+    global _helpers
+    if workers <= 1:
+        worker(*args)
+        return
+    with _helpers_lock:
+        if _helpers is None:
+            ceiling: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+            most = max(ceiling - 1, 1)  # set_num_threads allows no more than the ceiling
+            _helpers = ThreadPoolExecutor(most, thread_name_prefix="flash-attention")
+        helpers = [_helpers.submit(worker, *args) for _ in range(workers - 1)]
+    done = 0
+    try:
+        done = worker(*args)
+    finally:
+        running = [helper for helper in helpers if not helper.cancel()]
+        if done < tasks:
+            for helper in running:
+                helper.result()
 
 
 def _as_core_array(a: Array, dtype: Any) -> Array:
@@ -797,7 +856,11 @@ def flash_attention(
     out = np.empty((math.prod(batch_shape), t_q, d_v), dtype=dtype)
     if out.size:
         q_of, k_of, v_of, mask_of = (_batch_index(lead, batch_shape) for lead in leads)
-        _flash_core(
+        threads = numba.get_num_threads()
+        rows = _task_rows(t_q, len(out), int(block_q), threads)
+        tasks = len(out) * -(-t_q // rows)
+        next_task, finished = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        args = (
             _as_core_array(q, dtype),
             _as_core_array(k, dtype),
             _as_core_array(v, dtype),
@@ -809,9 +872,11 @@ def flash_attention(
             mask is not None,
             bool(causal),
             dtype.type(_LOG2E) / np.sqrt(dtype.type(d_k)),
-            int(block_q),
+            rows,
             int(block_k),
-            numba.get_num_threads(),
+            next_task,
+            finished,
             out,
         )
+        _run_workers(_flash_core, min(threads, tasks), tasks, args)
     return out.reshape((*batch_shape, t_q, d_v))

@@ -9,6 +9,7 @@ T = 2048, d = 64: max error / max|V| is ~1e-16 for float64 and ~4e-8 for float32
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba
@@ -195,6 +196,23 @@ def test_the_result_does_not_depend_on_the_thread_count() -> None:
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(one, many)
+
+
+def test_calls_from_several_threads_at_once_each_get_their_own_result() -> None:
+    # The helper threads are shared by every call of the process: a call whose helpers are busy
+    # with another thread's call does its tasks itself, and nothing writes to a result after
+    # its call has returned.
+    rng = np.random.default_rng(12)
+    inputs = [random_inputs(rng, (2,), 300, 310, 16, 12, np.float32) for _ in range(4)]
+
+    def run(qkv: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        return flash_attention(*qkv, causal=True, block_q=32, block_k=32)
+
+    alone = [run(qkv) for qkv in inputs]
+    with ThreadPoolExecutor(len(inputs)) as pool:
+        together = list(pool.map(run, inputs * 5))
+    for out, expected in zip(together, alone * 5, strict=True):
+        assert np.array_equal(out, expected)
 
 
 def test_any_array_like_input_is_accepted_and_typed_like_the_reference() -> None:

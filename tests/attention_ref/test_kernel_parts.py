@@ -18,12 +18,13 @@ from attention_ref.kernel import (
     _NARROWEST_TASK,
     _ROWS,
     _TASKS_PER_THREAD,
-    _claim,
     _exp2_row,
     _exp2_rows,
+    _fetch_add,
     _product_add,
     _product_set,
     _product_set_max,
+    _run_workers,
     _task_rows,
     _task_tile,
     _vector_bytes,
@@ -179,23 +180,48 @@ def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_row
     assert m[7] == 1e9
 
 
-@numba.njit(parallel=True)
-def _claim_everything(counter: np.ndarray, taken: np.ndarray) -> None:
-    """Every thread claims numbers from counter until they run out, and counts each it got."""
-    for _ in numba.prange(numba.get_num_threads()):
-        n = _claim(counter)
-        while n < taken.size:
-            taken[n] += 1
-            n = _claim(counter)
+@numba.njit(nogil=True)
+def _claim_everything(next_task: np.ndarray, finished: np.ndarray, taken: np.ndarray) -> int:
+    """A worker as the kernel's: claim numbers until they run out, count each one it got."""
+    n = _fetch_add(next_task, 1)
+    while n < taken.size:
+        taken[n] += 1
+        _fetch_add(finished, 1)
+        n = _fetch_add(next_task, 1)
+    return _fetch_add(finished, 0)
 
 
 def test_threads_claiming_tasks_from_the_shared_counter_get_each_task_exactly_once() -> None:
-    taken = np.zeros(20_000, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
-    _claim_everything(counter, taken)
+    taken = np.zeros(200_000, dtype=np.int64)
+    next_task, finished = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    threads = max(numba.get_num_threads(), 2)
+    _run_workers(_claim_everything, threads, taken.size, (next_task, finished, taken))
     assert np.array_equal(taken, np.ones_like(taken))
-    # every thread took one number past the end before it stopped
-    assert counter[0] == taken.size + numba.get_num_threads()
+    assert finished[0] == taken.size
+    # each worker that ran took one number past the end before it stopped; the caller always runs
+    assert taken.size + 1 <= next_task[0] <= taken.size + threads
+
+
+@numba.njit(nogil=True)
+def _meet(next_task: np.ndarray, finished: np.ndarray, workers: int) -> int:
+    """Claim one number, then wait until every worker has claimed one: this ends only if all
+    `workers` run at the same time, or else after 2^32 spins (seconds) with finished short."""
+    _fetch_add(next_task, 1)
+    for _ in range(2**32):
+        if _fetch_add(next_task, 0) >= workers:
+            _fetch_add(finished, 1)
+            break
+    return _fetch_add(finished, 0)
+
+
+def test_the_workers_of_a_call_run_at_the_same_time() -> None:
+    # A helper that ran only after the caller's worker had returned would leave the caller
+    # spinning alone; one that never started would be cancelled with next_task short.
+    workers = max(numba.config.NUMBA_NUM_THREADS, 2)  # as many as a call can have
+    next_task, finished = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    _run_workers(_meet, workers, workers, (next_task, finished, workers))
+    assert next_task[0] == workers
+    assert finished[0] == workers
 
 
 @pytest.mark.parametrize(("batch", "tiles"), [(1, 1), (1, 7), (3, 16)])

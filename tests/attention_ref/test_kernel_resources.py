@@ -122,7 +122,10 @@ def test_the_avx2_build_of_the_kernel_agrees_with_the_reference(tmp_path: Path) 
     # AVX2 build (2 vectors of 8 float32 or 4 float64 per block row) never runs by itself. Here
     # a fresh process compiles the kernel for a Haswell-class CPU, with a private cache, and
     # checks its code uses 256-bit registers only and its results against the reference, with
-    # tiles, T and d_v that leave partial panels and blocks everywhere.
+    # tiles, T and d_v that leave partial panels and blocks everywhere. Both dtypes: each has
+    # AVX2 code of its own (<8 x float> and <4 x double> FMAs) and a panel width of its own
+    # (16 and 8 queries; 64 and 32 with AVX-512), which no other test runs on such a host. The
+    # code checked is the worker's, with everything it calls linked in: the code that runs.
     from llvmlite import binding as llvm
 
     if not llvm.get_host_cpu_features().get("avx2"):
@@ -151,8 +154,7 @@ def test_the_avx2_build_of_the_kernel_agrees_with_the_reference(tmp_path: Path) 
                 error = np.nanmax(np.abs(out - expected)) / np.abs(v).max()
                 errors[key] = float(error) if same_nans else 1.0
         code = "".join(
-            kernel._attend_query_tile.inspect_asm(signature)
-            for signature in kernel._attend_query_tile.signatures
+            kernel._flash_core.inspect_asm(signature) for signature in kernel._flash_core.signatures
         )
         print(json.dumps({
             "vector_bytes": kernel._VECTOR_BYTES,
