@@ -555,7 +555,11 @@ def _attend_query_tile(
         last = seen - 1 - (seen - 1) % _ROWS  # the tile's last block of keys
         if k0 + last + _ROWS > t_k:
             spare_k[:, :] = 0.0
-            spare_k[: t_k - k0 - last] = k[k0 + last : t_k]
+            # Element by element, not as a slice copy: a slice copy makes Numba compile its
+            # shape-mismatch error path (~2.5 s of a cold compile), and these copies are rare.
+            for r in range(t_k - k0 - last):
+                for e in range(d_k):
+                    spare_k[r, e] = k[k0 + last + r, e]
         for qp in range(0, columns, nr):
             reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
             for kb in range(0, reach, _ROWS):
@@ -603,7 +607,9 @@ def _attend_query_tile(
         if v_in_place:
             values, v_start, v_step = v, k0 * d_v, d_v
         else:
-            spare_v[:width, :d_v] = v[k0 : k0 + width]
+            for r in range(width):  # element by element, as spare_k above
+                for e in range(d_v):
+                    spare_v[r, e] = v[k0 + r, e]
             values, v_start, v_step = spare_v, 0, width_acc
         for p0 in range(0, seen, _PV_RUN):
             for qb in range(0, rows, _ROWS):
