@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
+pytest_plugins = ("tests.run_order",)  # the costliest test files first
+
 
 def pytest_configure(config: pytest.Config) -> None:
     _ctrl_c_reaches_the_processes()
