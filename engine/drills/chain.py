@@ -41,6 +41,30 @@ def without_unknown(drill: Drill, step: DrillStep, line: str) -> str:
     return re.sub(rf"^\s*(?:{pattern})\s*=(?!=)", "", line, count=1)
 
 
+def asked(step: DrillStep) -> str:
+    """The expected line as the checker is given it: `dL/dQ = G K / √d_k` when the step solves
+    for dL/dQ, so that a line naming another quantity on its left (`dL/dK = ...`) is not it."""
+    return step.expect if step.solve_for is None else f"{step.solve_for} = {step.expect}"
+
+
+def with_given(assumptions: Assumptions, step: DrillStep) -> Assumptions:
+    """The drill's assumptions with the values the step's question gives as definitions."""
+    if not step.given:
+        return assumptions
+    definitions = {**assumptions.definitions, **step.given}
+    return dataclasses.replace(assumptions, definitions=definitions)
+
+
+def _given_left_out(step: DrillStep, verdict: StepVerdict) -> str:
+    """What to say when a line ends with a name the question gives a value for (`√d_k` where
+    the question asks for the value at d_k = 512): the general formula, not yet the value."""
+    last = verdict.interpreted_as.rsplit(" = ", 1)[-1]
+    for name, value in step.given.items():
+        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", last):
+            return f"right formula; now put in {name} = {value}, as the question gives it"
+    return ""
+
+
 @dataclass(frozen=True)
 class Judgement:
     """The verdict on one line, and the step it reached (`None` when it reached none)."""
@@ -64,7 +88,8 @@ def judge_line(
     Every step of a `follows` chain has the same value, so a later step counts as reached only
     when the line also ends in that step's form (as the checker reads both). Skipping only runs
     along `follows` steps: a step judged by its value alone, or rated by the learner, has to be
-    done in its own line.
+    done in its own line, though a line with its value may go on into the `follows` steps that
+    continue it.
 
     Skipping is going further, not leaving the step out: a line that only states, in closed
     form, the result the chain of steps ends with (`0`, `d_k`, `1`) where the step asks for a
@@ -72,14 +97,25 @@ def judge_line(
     the step on the way there (`Σ_a E[q_a] E[k_a] = 0`).
     """
     step = drill.steps[index]
-    assumptions = drill.assumptions.for_checker()
+    assumptions = with_given(drill.assumptions.for_checker(), step)
     before = previous_for(step, previous)
     text = without_unknown(drill, step, line)
     mistakes = [(m.value, m.message) for m in step.mistakes]
     verdict = check_step(
-        checker, before, text, expected=step.expect, assumptions=assumptions, mistakes=mistakes
+        checker, before, text, expected=asked(step), assumptions=assumptions, mistakes=mistakes
     )
+    if verdict.correct and (left_out := _given_left_out(step, verdict)):
+        return Judgement(
+            dataclasses.replace(verdict, reaches_expected=False, message=left_out), None
+        )
     if not verdict.correct:
+        if skip_ahead and step.check == "value" and verdict.valid:
+            # Right for this step but not in its form: it may be in the form of the `follows`
+            # steps that continue this one (`d_k/(4(1 + d_k/T))` where T d_k/(4(d_k + T)) is
+            # asked, and the next step divides by T), which goes further, not elsewhere.
+            going_on = _continued(checker, drill, index, text, assumptions)
+            if going_on is not None:
+                return going_on
         return Judgement(verdict, None)
     end = index
     while end + 1 < len(drill.steps) and drill.steps[end + 1].check == "follows":
@@ -101,6 +137,27 @@ def judge_line(
         if ahead is not None:
             return Judgement(ahead, later)
     return Judgement(verdict, index)
+
+
+def _continued(
+    checker: Checker, drill: Drill, index: int, text: str, assumptions: Assumptions
+) -> Judgement | None:
+    """The judgement on `text` as one of the `follows` steps right after the value step `index`,
+    continuing from that step's expected line, when it reaches one in its form."""
+    before = last_side(drill.steps[index].expect)
+    later = index + 1
+    found = None
+    while later < len(drill.steps) and drill.steps[later].check == "follows":
+        expected = drill.steps[later].expect
+        ahead = check_step(checker, before, text, expected=expected, assumptions=assumptions)
+        if not ahead.valid:
+            break  # it does not follow from this step's result: no later step is reached
+        if ahead.correct and _shown_last(ahead.interpreted_as) == _shown_last(
+            check_step(checker, None, last_side(expected), assumptions=assumptions).interpreted_as
+        ):
+            found = Judgement(ahead, later)
+        later += 1
+    return found
 
 
 NO_WORKING = (
@@ -188,13 +245,12 @@ def chain_problems(drill: Drill, checker: Checker) -> list[tuple[Where, str]]:
             continue
         before = previous_for(step, previous)
         line = f"= {step.expect}" if before is not None else step.expect
+        given = with_given(assumptions, step)
         try:
-            verdict = check_step(
-                checker, before, line, expected=step.expect, assumptions=assumptions
-            )
+            verdict = check_step(checker, before, line, expected=step.expect, assumptions=given)
             mistakes = [
                 (index, check_step(checker, before, ("= " if before else "") + m.value,
-                                   expected=step.expect, assumptions=assumptions))
+                                   expected=step.expect, assumptions=given))
                 for index, m in enumerate(step.mistakes)
             ]  # fmt: skip
         except BankError as error:

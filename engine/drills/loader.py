@@ -112,9 +112,13 @@ def shape_problems(drill: Drill) -> list[tuple[tuple[str | int, ...], str]]:
                         "make it `check: value` or `check: self-rated`",
                     )
                 )
-        if not step.checked and (step.mistakes or step.solve_for):
+        if not step.checked and (step.mistakes or step.solve_for or step.given):
             problems.append(
-                (where, f"step {number + 1} is self-rated: it has no mistakes to match")
+                (
+                    where,
+                    f"step {number + 1} is self-rated: no checker reads its mistakes, "
+                    "solve_for or given values",
+                )
             )
     return problems
 

@@ -79,6 +79,9 @@ class DrillStep(StrictModel):
     check: StepCheck = "follows"
     # The learner may start the line with `NAME =` when the step solves for NAME (`d_k = 40`).
     solve_for: str | None = None
+    # The values the question gives for this step (`d_k: "512"` for "at d_k = 512"): a line may
+    # go through the general formula and put them in (`√d_k = √512`), and must end with them in.
+    given: dict[str, Line] = Field(default_factory=dict)
     mistakes: list[Mistake] = Field(default_factory=list)
 
     @property

@@ -57,7 +57,8 @@ class Judge:
             from_previous = before is not None and position == 0
             follows = reader.follows(left.value, right.value)
             misplaced = follows and self.substitutions.misplaced(left.text, right.text)
-            if follows and not misplaced:
+            loose = follows and bool(_new_index(reader, left, right))
+            if follows and not misplaced and not loose:
                 rules |= _rules_of_link(left, right)
                 continue
             broken.append(
@@ -70,7 +71,11 @@ class Judge:
                 )
             )
             message = message or (
-                MISPLACED if misplaced else self.feedback.explain(left, right, from_previous, known)
+                MISPLACED
+                if misplaced
+                else _index_message(reader, left, right)
+                if loose
+                else self.feedback.explain(left, right, from_previous, known)
             )
         last = sides[-1]
         reaches, not_there = self._reaches(before, last, target, known)
@@ -180,6 +185,8 @@ class Judge:
             ratio = sympy.simplify(line_top / top)
             if ratio != 0 and not ratio.free_symbols & written.free_symbols:
                 return True  # scaled by a number, or by what the asked fraction does not use
+            if _rationalised(bottom, line_bottom, ratio):
+                return True  # k_t √d_k/d_k for k_t/√d_k: the same fraction, its root moved up
             return reader.same(reader.value_of(line_top), reader.value_of(top))
         except (Exception, RecursionError):  # a form the comparison cannot take apart: no verdict
             return True
@@ -195,6 +202,42 @@ class Judge:
             "right so far, but not yet this step: it asks for "
             f"{target.shown}, which your line has not reached"
         )
+
+
+def _new_index(reader: StepReader, left: Side, right: Side) -> list[str]:
+    """The indices `right` has free inside a Σ that `left` does not have free at all: an index
+    that came from nowhere (Σ_a E[q_a] E[k_b] for Σ_a E[q_a k_a]). An index may leave a side
+    (E[q_a^4] = 3) or stand for any one component outside a sum (d_k Var(q_a k_a))."""
+    inside = reader.free_in_sums(right.expr)
+    return sorted(inside - reader.free_indices(left.expr)) if inside else []
+
+
+def _index_message(reader: StepReader, left: Side, right: Side) -> str:
+    """Why an `=` whose right side has a new free index inside a Σ does not hold: the value
+    may agree, the quantity is another one."""
+    extra = ", ".join(_new_index(reader, left, right))
+    return (
+        f"the index {extra} is free inside a Σ in {right.shown}, but not in {left.shown}: an "
+        "index outside its own Σ must be one the line before has free too (did you mix up the "
+        "letters of the sum?)"
+    )
+
+
+def _rationalised(bottom: Any, line_bottom: Any, ratio: Any) -> bool:
+    """Whether a fraction is the asked one with its denominator made free of roots: top and
+    bottom multiplied by a root (√d_k) the asked denominator has and the written one has not."""
+    import sympy
+
+    def roots(expr: Any) -> set[Any]:
+        return {
+            power
+            for power in sympy.preorder_traversal(expr)
+            if isinstance(power, sympy.Pow) and not power.exp.is_integer and power.free_symbols
+        }
+
+    if not (isinstance(ratio, sympy.Pow) and ratio in roots(bottom)) or roots(line_bottom):
+        return False
+    return bool(sympy.simplify(line_bottom - sympy.expand(bottom.doit() * ratio)) == 0)
 
 
 def _product_of_variances(side: Side) -> bool:

@@ -134,6 +134,7 @@ def rewrite_derivation(
     text = plain_subscripts(text)
     for pattern, replacement in _LATEX_BEFORE:
         text = pattern.sub(replacement, text)
+    text = _standard_deviations(text)
     text = to_ascii(text)
     text = _SUM_OVER.sub(r"sum_\1 ", text)
     if isinstance(indices, Mapping):
@@ -143,6 +144,28 @@ def rewrite_derivation(
     text = _mark_derivatives(text, quantities, rename or {})
     sizes = dict(indices) if isinstance(indices, Mapping) else {}
     return _mark_sums(text, set(indices), _Ranges(sizes, rename or {}, dimension))
+
+
+# The standard deviation as a function: `Std(q·k)`, `SD[X]`, `σ(q·k)`, `\operatorname{std}(X)`.
+_STD = re.compile(
+    r"(?:(?<![A-Za-z0-9_\\])(?:Std|std|SD|σ)|\\sigma(?![A-Za-z])"
+    r"|\\(?:operatorname|mathrm|text)\s*\{\s*(?:Std|std|SD|sd)\s*\})\s*(?=[(\[])"
+)
+
+
+def _standard_deviations(text: str) -> str:
+    """`Std(X)` -> `sqrt(Var(X))`: the standard deviation is the root of the variance."""
+    for _ in range(8):  # a line names a few standard deviations at most
+        found = _STD.search(text)
+        if found is None:
+            return text
+        opening = found.end()
+        end = _matching_close(text, opening)
+        if end is None or text[end] != {"(": ")", "[": "]"}[text[opening]]:
+            return text  # left open or closed with another bracket: the reader says so
+        inner = text[opening + 1 : end]
+        text = f"{text[: found.start()]}sqrt(Var({inner})){text[end + 1 :]}"
+    return text
 
 
 _MAX_TERM, _MAX_PLACES = 200, 6

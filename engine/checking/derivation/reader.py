@@ -48,8 +48,16 @@ _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 _USES = re.compile(r"\(this question uses [^)]*\)")
 _MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop)_|moment)[A-Za-z0-9_]*")
 # A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
-# command, a subscript, a call or a name with a subscript or power.
-_WORD = re.compile(r"(?<![\\A-Za-z0-9_^{])[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])")
+# command, a subscript, a call or a name with a subscript or power; or an abbreviation that
+# opens a remark (`i.e.`, `e.g.`).
+_WORD = re.compile(
+    r"(?<![\\A-Za-z0-9_^{])(?:[A-Za-z]{2,}(?![A-Za-z0-9_({\[^])|(?:i\.\s?e|e\.\s?g)\.)"
+)
+# A relation a line may open with instead of `=`, stating the value it gives: `→ d_k/4` (the
+# limit asked for), `≈ d_k/4`.
+_OPENING_RELATION = re.compile(
+    r"\s*(?:=|≈|→|⟶|\\approx(?![A-Za-z])|\\to(?![A-Za-z])|\\rightarrow)\s*"
+)
 _OPENERS, _CLOSERS = "([{", ")]}"
 # Words that are no prose: letters spelled out (`lambda`, `sigma`) and Python's own words, which
 # mark a line as code, not as an expression with its reason.
@@ -117,6 +125,7 @@ _NOT_PROSE = frozenset(
 # An exact value followed by its rounding: `√512 ≈ 22.63`, `\sqrt{512} \approx 22.6`.
 _ROUNDED = re.compile(r"(.*?)\s*(?:≈|\\approx|~=)\s*([-+]?[0-9]+(?:\.[0-9]+)?)\s*", re.DOTALL)
 
+_APPROXIMATELY = re.compile(r"\s*(?:≈|\\approx(?![A-Za-z])|~=)\s*")
 # Sums over an index and derivatives are compared with this many terms, for every choice of the
 # free indices (so that both i = j and i ≠ j are tried).
 CONCRETE_SIZES = (2, 3)
@@ -405,9 +414,21 @@ class StepReader:
         def lower() -> tuple[RandomPolynomial, frozenset[str]]:
             lowering = Lowering(self.model, misconceptions, self.definitions)
             value = lowering.lower(expr)
-            return value, frozenset(lowering.used)
+            return self._defined_in(value), frozenset(lowering.used)
 
         return self.remember(("lowered", expr, misconceptions), lower)
+
+    def _defined_in(self, value: RandomPolynomial) -> RandomPolynomial:
+        """`value` with the defined names put in where the reduction brought them back: a
+        question that gives d_k = 512 means 512 for the d_k that Var(q·k) reduces to."""
+        if not self.definitions:
+            return value
+        defined = {}
+        for term, coefficient in value.items():
+            names: set[Any] = getattr(coefficient, "free_symbols", set())
+            put = {s: self.definitions[str(s)] for s in names if str(s) in self.definitions}
+            defined[term] = coefficient.xreplace(put) if put else coefficient
+        return defined
 
     def author_side(self, text: str) -> Side:
         """The last side of an author's line (an expected step, a mistake, the line before),
@@ -424,6 +445,9 @@ class StepReader:
     def learner_sides(self, step: str, *, continues: bool) -> list[Side]:
         if not step.strip():
             raise AnswerError("could not read this: the line is empty")
+        relation = _OPENING_RELATION.match(step)
+        if relation is not None and "=" not in relation.group(0) and step[relation.end() :].strip():
+            step = step[relation.end() :]  # `→ d_k/4`, `≈ d_k/4`: the value the line states
         texts = split_sides(step)
         if len(texts) > MAX_SIDES:
             raise AnswerError(f"could not read this: keep a line to at most {MAX_SIDES} sides")
@@ -433,7 +457,7 @@ class StepReader:
             texts = texts[1:]
             if len(texts) == 1 and not texts[0].strip():
                 raise AnswerError("could not read this: write an expression after `=`")
-        if len(texts) > 1 and self._is_label(texts[0]):
+        if len(texts) > 1 and self.is_label(texts[0]):
             texts = texts[1:]  # `FLOPs = 2T² d_k`, `∂L/∂v_j = δ a_j`: the left side names it
         sides: list[Side] = []
         for text in texts:
@@ -477,6 +501,10 @@ class StepReader:
             break
         if not words or not rest.strip(" ="):
             return None
+        if start and (relation := _OPENING_RELATION.match(rest)) and relation.group(0).strip():
+            # `bytes = 8T d_k + 8T² (S is …)`, `intensity ≈ d_k/4 for T ≫ d_k`: the opening
+            # words name the quantity, the expression after the relation is the step
+            rest = rest[relation.end() :]
         return rest, " … ".join(words)
 
     @staticmethod
@@ -488,7 +516,18 @@ class StepReader:
             return None
         return found.group(1), "≈ " + found.group(2)
 
-    def _is_label(self, text: str) -> bool:
+    @staticmethod
+    def split_off_approximation(step: str) -> tuple[str, str] | None:
+        """`T d_k/(4(d_k + T)) ≈ d_k/4` -> (`T d_k/(4(d_k + T))`, `≈ d_k/4`): an approximate
+        form after the exact one (a rounded number is `split_off_rounding`'s); None otherwise."""
+        parts = _APPROXIMATELY.split(step)
+        if len(parts) != 2 or not parts[0].strip(" =") or not parts[1].strip():
+            return None
+        if _ROUNDED.fullmatch(step):
+            return None
+        return parts[0], "≈ " + parts[1].strip()
+
+    def is_label(self, text: str) -> bool:
         """Whether a first side only names the quantity: a word, or a derivative of a name
         the drill does not define (`∂L/∂V`, `dL/dq`), rather than an expression to check."""
         if not _LABEL.fullmatch(text.strip()):
@@ -587,6 +626,66 @@ class StepReader:
             elif marker is None:
                 found |= indices_of(name, self.index_sizes)
         return found
+
+    def free_indices(self, expr: Any) -> frozenset[str]:
+        """The indices `expr` leaves free: those its names carry (q_b, s_j, δ_ij, ∂v_t/∂v_j)
+        outside every Σ over them. Σ_a E[q_a] E[k_b] leaves b free; Σ_a E[q_a k_a] leaves none."""
+        return self.remember(("free indices", expr), lambda: self._free_in(expr))
+
+    def _free_in(self, expr: Any) -> frozenset[str]:
+        import sympy
+
+        if expr.is_Symbol:
+            return self._carried(str(expr))
+        if isinstance(expr, sympy.Function) and str(expr.func) == "sum" and expr.args:
+            body = expr.args[0]
+            factors = body.args if body.is_Mul else (body,)
+            markers = [f for f in factors if f.is_Symbol and str(f).startswith(sum_marker(""))]
+            if markers:
+                index = str(markers[0])[len(sum_marker("")) :]
+                rest = [f for f in factors if f is not markers[0]]
+                return frozenset().union(*map(self._free_in, rest)) - {index}
+        return frozenset().union(*(self._free_in(arg) for arg in expr.args))
+
+    def free_in_sums(self, expr: Any) -> frozenset[str]:
+        """The free indices `expr` has inside a Σ: b in Σ_a E[q_a] E[k_b], j in Σ_t a_t δ_tj;
+        none in d_k E[q_a] or Σ_a Σ_b E[q_a k_b]."""
+        return self.remember(("free in sums", expr), lambda: self._free_in_sums(expr, set()))
+
+    def _free_in_sums(self, expr: Any, bound: set[str]) -> frozenset[str]:
+        import sympy
+
+        found: frozenset[str] = frozenset()
+        if isinstance(expr, sympy.Function) and str(expr.func) == "sum":
+            found = self.free_indices(expr) - bound
+            marker = [s for s in expr.free_symbols if str(s).startswith(sum_marker(""))]
+            bound = bound | {str(s)[len(sum_marker("")) :] for s in marker}
+        for arg in expr.args:
+            found |= self._free_in_sums(arg, bound)
+        return found
+
+    def _carried(self, name: str) -> frozenset[str]:
+        """The letter indices one name carries: q_b -> {b}, delta_ij -> {i, j}, ∂p_i/∂s_j ->
+        {i, j}; none for q_1, one fixed component."""
+        marker = read_marker(name)
+        if marker is not None:
+            if marker[0] in {"derivative", "operator"}:
+                return frozenset().union(*map(self._carried, marker[1]))
+            return frozenset()
+        if pair := self.delta_indices(name):
+            return frozenset(pair)
+        family, index = self.family_of(name)
+        if (
+            index is not None
+            and not index.isdigit()
+            and (  # q_1 is one fixed component
+                family in self.families
+                or family in self.family_definitions
+                or family in self.assumptions.normal_vectors
+            )
+        ):
+            return frozenset({index})
+        return frozenset()
 
     def written_out(self, expr: Any, size: int, values: Mapping[str, int], depth: int = 0) -> Any:
         """`expr` with every sum written out over 1..size and the free indices set to values."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from engine.checking.derivation.notation import OPERATOR_PREFIX
+from engine.checking.derivation.notation import OPERATOR_PREFIX, read_marker
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.reading.safe_ast import Vocabulary
 from engine.checking.reading.to_sympy import build
@@ -102,7 +102,12 @@ class _Matcher:
         orders = [[(left.left, right.left), (left.right, right.right)]]
         if isinstance(left.op, ast.Add | ast.Mult):
             orders.append([(left.left, right.right), (left.right, right.left)])
-        results = [_all(self.match(a, b, depth + 1) for a, b in order) for order in orders]
+        results = [
+            None  # a random quantity on the right across from none on the left: not lined up
+            if any(self.random(b) and not self.random(a) for a, b in order)
+            else _all(self.match(a, b, depth + 1) for a, b in order)
+            for order in orders
+        ]
         if True in results:
             return True
         return False if all(result is False for result in results) else None
@@ -214,9 +219,13 @@ def _is_symbolic(node: ast.expr) -> bool:
 
 
 def _uses(node: ast.expr, index: str) -> bool:
-    """Whether a name in `node` is the index or has it in its subscript (q_a, δ_ij for i)."""
-    return any(
-        isinstance(part, ast.Name)
-        and (part.id == index or index in part.id.partition("_")[2].split("_")[-1])
-        for part in ast.walk(node)
-    )
+    """Whether a name in `node` is the index or has it in its subscript (q_a, δ_ij for i), or
+    is a derivative one of whose names does (∂v_t/∂v_j for t)."""
+    return any(isinstance(part, ast.Name) and _name_uses(part.id, index) for part in ast.walk(node))
+
+
+def _name_uses(name: str, index: str) -> bool:
+    marker = read_marker(name)
+    if marker is not None and marker[0] in {"derivative", "operator"}:
+        return any(_name_uses(part, index) for part in marker[1])
+    return name == index or index in name.partition("_")[2].split("_")[-1]

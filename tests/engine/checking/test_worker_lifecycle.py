@@ -187,7 +187,8 @@ print(checker.pid(), flush=True)
 """
 
 
-def test_no_worker_outlives_a_process_that_exits(store_home: Path) -> None:
+def test_no_worker_outlives_a_process_that_exits(store_home: Path, limits: Limits) -> None:
+    # `limits`: the script's first check gets the generous limit, however loaded the machine.
     result = subprocess.run(
         [sys.executable, "-c", STARTS_A_WORKER], capture_output=True, text=True, timeout=120
     )
@@ -201,7 +202,9 @@ STARTS_A_WORKER_AND_WAITS = STARTS_A_WORKER + "import time\ntime.sleep(600)\n"
 
 
 @linux_only
-def test_a_worker_dies_with_a_killed_parent() -> None:
+def test_a_worker_dies_with_a_killed_parent(limits: Limits) -> None:
+    # `limits`: the parent's first check gets the generous limit (under load its worker's first
+    # answer took longer than the default 5 s, and the parent printed no pid).
     # A subreaper adopts the orphaned worker, so that it can wait for it to die.
     script = textwrap.dedent(f"""
         import ctypes, os, signal, subprocess, sys

@@ -302,3 +302,51 @@ def test_due_drills_come_first_then_new_ones_and_later_ones_wait() -> None:
     assert ids[0] == "backward-pass"
     assert "mean-var-dot" not in ids
     assert ids[1:] == ["var-scaled", "max-trick", "softmax-jacobian", "intensity-crossover"]
+
+
+GIVEN = """format_version: 1
+kind: drills
+set: 15
+title: Given values
+drills:
+  - id: given-values
+    title: Values the question gives
+    goal: g
+    assumptions:
+      normal_vectors: [q, k]
+    steps:
+      - ask: The standard deviation at d_k = 512?
+        check: value
+        given: {d_k: "51)2"}
+        expect: sqrt(512)
+        hint: h
+      - ask: Why?
+        check: self-rated
+        given: {d_k: "512"}
+        expect: because
+        hint: h
+    target: t
+"""
+
+
+def test_a_given_value_must_be_readable_and_belongs_to_a_checked_step(tmp_path: Path) -> None:
+    path = tmp_path / "15.yaml"
+    path.write_text(GIVEN, encoding="utf-8")
+    loaded = load_drill_file(path, "drills/15.yaml", set_name="15")
+    assert loaded.problems == [
+        "drills/15.yaml:17: drill 'given-values': step 2 is self-rated: no checker reads its "
+        "mistakes, solve_for or given values"
+    ]
+    (drill,) = loaded.drills
+    problems = chain_problems(drill, warm_checker())
+    assert problems and "the definition of d_k cannot be read" in problems[0][1]
+
+
+def test_a_line_may_put_the_given_values_into_the_general_formula_but_must_end_with_them() -> None:
+    drill = next(d for d in shipped_drills() if d.id == "var-scaled")
+    checker = warm_checker()
+    assert judge_at(checker, drill, 3, "std = √d_k = √512").verdict.correct
+    assert judge_at(checker, drill, 3, "Std(q·k) = 16√2").verdict.correct
+    left_in = judge_at(checker, drill, 3, "√d_k").verdict
+    assert not left_in.correct and "put in d_k = 512" in left_in.message
+    assert not judge_at(checker, drill, 3, "Var(q·k) = √512").verdict.correct
