@@ -5,9 +5,9 @@ pytest-xdist gives each worker one file at a time (`--dist loadfile`, so a modul
 once), in collection order (`--no-loadscope-reorder`). A run that starts with the longest files
 and ends with the short ones splits evenly however the costs fall (longest processing time first).
 A file's cost is the seconds its selected tests took in the last run that ran them, kept in
-pytest's cache (.pytest_cache); a test with no record counts as a typical one, and a file with no
-record at all as its tests plus what its costly fixture is declared to take (a clean checkout has
-no cache). Within a file the tests keep their order. The order only decides which file runs
+pytest's cache (.pytest_cache); a test with no record counts as a typical one, plus what its
+costly fixture or run is declared to take when it is one of DECLARED_SECONDS (a clean checkout
+has no cache). Within a file the tests keep their order. The order only decides which file runs
 first: no test depends on it, and without the cache (`-p no:cacheprovider`) the declared costs
 alone decide it.
 """
@@ -77,21 +77,25 @@ def pytest_configure_node(node: Any) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     recorded = _recorded(config)
     cost: dict[str, float] = defaultdict(float)
-    known: set[str] = set()
-    declared: dict[str, set[str]] = defaultdict(set)
+    # A declared figure counts while none of the tests it covers has a record of its own (a run
+    # of the quick subset records a file's quick tests, not its costly fixture).
+    declared: dict[str, str] = {}
+    recorded_names: set[str] = set()
     for item in items:
         path = _file_of(item.nodeid)
         seconds = recorded.get(item.nodeid)
-        if isinstance(seconds, (int, float)):
-            cost[path] += seconds
-            known.add(path)
-        else:
-            cost[path] += TYPICAL_TEST_SECONDS
         name = _declared(item.nodeid)
         if name is not None:
-            declared[path].add(name)
-    for path in cost.keys() - known:
-        cost[path] += sum(DECLARED_SECONDS[name] for name in declared[path])
+            declared[name] = path
+        if isinstance(seconds, (int, float)):
+            cost[path] += seconds
+            if name is not None:
+                recorded_names.add(name)
+        else:
+            cost[path] += TYPICAL_TEST_SECONDS
+    for name, path in declared.items():
+        if name not in recorded_names:
+            cost[path] += DECLARED_SECONDS[name]
     first_seen: dict[str, int] = {}
     for item in items:
         first_seen.setdefault(_file_of(item.nodeid), len(first_seen))
