@@ -1,15 +1,16 @@
 """How a submission is called: the form of its inputs and the values of its extra parameters.
 
 The grader learns the form by calling (`probe`): 2-D (T, d), batched (B, T, d) or (B, H, T, d),
-one vector for a softmax written for vectors, or Python lists; and the mask convention from the
-masked case. Timing calls the submission through the same `CallPlan`, so it times what was
+(B, T, H, d) (the sequence before the heads, as flash-attn and xformers lay it out), one vector
+for a softmax written for vectors, or Python lists; and the mask convention from the masked
+case. Timing calls the submission through the same `CallPlan`, so it times what was
 graded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -72,6 +73,7 @@ FORMS = {
     3: "batched inputs (B, T, d)",
     4: "batched inputs (B, H, T, d)",
 }
+SEQUENCE_BEFORE_HEADS = "batched inputs (B, T, H, d), the sequence before the heads"
 
 
 @dataclass
@@ -81,9 +83,14 @@ class CallPlan:
     as_lists: bool = False
     convention: MaskConvention | None = None
     float32: bool = True  # False: written for float64 only (timing then uses float64)
+    # Rank 4 laid out (B, T, H, d): the cases stay (B, H, T, d) and `call` swaps axes 1 and 2
+    # of Q, K, V on the way in and of the output on the way out.
+    sequence_first: bool = False
 
     def describe(self) -> str:
         words = FORMS.get(self.rank, f"rank {self.rank}")
+        if self.rank == 4 and self.sequence_first:
+            words = SEQUENCE_BEFORE_HEADS
         if self.as_lists:
             words += ", passed as Python lists"
         if self.convention is not None:
@@ -128,10 +135,30 @@ class CallPlan:
         keywords = self.keywords(args, causal)
         if mask is not None:
             keywords[self.found.parameter("mask") or "mask"] = mask[1]
-        return box.call(*args, as_lists=self.as_lists, **keywords)
+        swapped = self.rank == 4 and self.sequence_first
+        if swapped:
+            args = tuple(_heads_swapped(a) for a in args)
+        result = box.call(*args, as_lists=self.as_lists, **keywords)
+        if swapped and result.status == "ok":
+            result = replace(result, value=_output_swapped(result.value))
+        return result
 
     def learn(self, label: str) -> None:
         self.convention = convention_named(label)
+
+
+def _heads_swapped(a: Any) -> Any:
+    """(B, H, T, d) as (B, T, H, d), and back."""
+    return np.ascontiguousarray(np.swapaxes(a, 1, 2)) if np.ndim(a) == 4 else a
+
+
+def _output_swapped(value: Any) -> Any:
+    """The output (the value, or the first item of a tuple or list) back in (B, H, T, d)."""
+    if isinstance(value, np.ndarray):
+        return _heads_swapped(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], np.ndarray):
+        return type(value)((_heads_swapped(value[0]), *value[1:]))
+    return value
 
 
 def convention_named(label: str) -> MaskConvention:

@@ -36,9 +36,9 @@ EXPLANATIONS: dict[str, str] = {
     "must sum to 1, so use axis=-1",
     "no_softmax": "there is no softmax: (Q Kᵀ/√d_k) V is a linear map, not attention; turn each "
     "row of scores into weights with a softmax",
-    "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf, inf/inf is "
-    "nan, and math.exp raises OverflowError): subtract each row's max before exponentiating; "
-    "the result is the same",
+    "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf: inf/inf is "
+    "nan, log(inf) turns a log-sum-exp's weights into 0, and math.exp raises OverflowError): "
+    "subtract each row's max before exponentiating; the result is the same",
     "wrong_shape": "the output has the wrong shape: attention returns (T_q, d_v), one row per "
     "query with the values' width (a single query row too: keep its axis, do not squeeze)",
     "softmax_whole_array": "the softmax divides by the sum over the whole array: each row of "
@@ -84,7 +84,7 @@ def matching_pitfalls(
         for pair, ways in ATTENTION_PAIRS.items():
             if _matches(ways, args, case, given):
                 names += [name for name in pair if name not in names]
-    if not names and _right_where_finite(given, case, target):
+    if not names and _wrong_only_where_exp_overflows(given, case, target):
         names = ["unstable_softmax"]
     notes = [
         note for note, way in noted.items() if not names and _matches((way,), args, case, given)
@@ -96,11 +96,12 @@ def matching_pitfalls(
 _OVERFLOW_SCALE = float(np.log(np.finfo(np.float32).max)) / 2
 
 
-def _right_where_finite(given: Array, case: Case, target: str) -> bool:
-    """Whether the output overflowed only where exp can: some rows are nan or inf, each a row of
-    scores large enough to overflow it, and every other row is right (a softmax that overflows
-    in its own way, such as subtracting the row's minimum or mean instead of its max). Code
-    that returns nan whatever the scores fails the rows of small scores too."""
+def _wrong_only_where_exp_overflows(given: Array, case: Case, target: str) -> bool:
+    """Whether the output is wrong only where exp can overflow: some rows are wrong (nan, inf,
+    or finite such as the zeros of exp(s - log(sum(exp(s))))), each a row of scores large
+    enough to overflow exp, and every other row is right (a softmax that overflows in its own
+    way: subtracting the row's minimum or mean instead of its max, a log-sum-exp without the
+    max). Code that returns nan whatever the scores fails the rows of small scores too."""
     expected = case.expected
     if given.shape != expected.shape or given.ndim == 0 or not np.isfinite(expected).all():
         return False
@@ -111,12 +112,19 @@ def _right_where_finite(given: Array, case: Case, target: str) -> bool:
         scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     else:
         scores = np.asarray(case.args[0], dtype=np.float64)
-    rows_finite = np.isfinite(given).all(axis=-1)
+    with np.errstate(invalid="ignore"):
+        rows_right = np.isclose(given, expected, rtol=case.rtol, atol=case.atol).all(axis=-1)
     rows_large = np.abs(scores).max(axis=-1) > _OVERFLOW_SCALE
-    if rows_finite.all() or not rows_finite.any() or not np.all(rows_finite | rows_large):
-        return False
-    right = given[rows_finite], expected[rows_finite]
-    return bool(np.allclose(*right, rtol=case.rtol, atol=case.atol))
+    # What is left of a row once exp overflowed: nan or inf, or 0 (x / inf, exp(-inf)); a row
+    # only a little off is lost precision (float16 scores near 700), not an overflow.
+    overflowed = rows_large & _degenerate_rows(given)
+    return bool(rows_right.any() and not rows_right.all() and np.all(rows_right | overflowed))
+
+
+def _degenerate_rows(given: Array) -> Array:
+    """Rows holding a nan or inf, or only zeros: what an overflow leaves."""
+    with np.errstate(invalid="ignore"):
+        return ~np.isfinite(given).all(axis=-1) | (given == 0).all(axis=-1)
 
 
 def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
@@ -151,9 +159,23 @@ def ruled_out_pitfalls(
         if name in shown:
             continue
         telling = list(_telling_outputs(ways, case.args, case))
-        if telling and not any(close(given, wrong, case, equal_nan=True) for wrong in telling):
+        if telling and not any(_close_where_defined(given, wrong, case) for wrong in telling):
             ruled_out.append(name)
     return ruled_out
+
+
+def _close_where_defined(given: Array, wrong: Array, case: Case) -> bool:
+    """Whether `given` is the mistake's output `wrong` in every row where that is finite, and
+    overflowed too where that is not: code that overflows may leave nan, inf or 0 in such a row
+    (0 from exp(s - log(sum(exp(s)))), nan from exp(s) / sum(exp(s)))."""
+    if given.shape != wrong.shape:
+        return False
+    if given.ndim == 0:
+        return close(given, wrong, case, equal_nan=True)
+    defined = np.isfinite(wrong).all(axis=-1)
+    if not np.all(_degenerate_rows(given)[~defined]):
+        return False
+    return not np.any(defined) or close(given[defined], wrong[defined], case, equal_nan=True)
 
 
 def _telling_outputs(

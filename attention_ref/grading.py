@@ -192,29 +192,33 @@ def _probe(box: Sandbox, plan: CallPlan, seed: int) -> CaseReport | None:
         base = attention_cases(seed)[2]  # fewer-queries: T_q, T_k, d_k, d_v all different
         hinted = found.hints.rank
         ranks = [hinted, *[r for r in (2, 3, 4) if r != hinted]] if hinted else [2, 3, 4]
-        forms = [(r, in_form(base, r)) for r in ranks]
+        forms = [(r, False, in_form(base, r)) for r in ranks]
+        # Last: (B, T, H, d), heads after the sequence (calling the plain rank 4 form swapped).
+        forms.append((4, True, in_form(base, 4)))
     else:
         rows = rng.normal(size=(3, 5))
-        forms = [(2, _softmax_case(rows)), (1, _softmax_case(rows[0]))]
-    outcomes: list[tuple[int, bool, CallResult]] = []
+        forms = [(2, False, _softmax_case(rows)), (1, False, _softmax_case(rows[0]))]
+    outcomes: list[tuple[tuple[int, bool], bool, CallResult]] = []
     for as_lists in (False, True):
-        for rank, case in forms:
-            plan.rank, plan.as_lists = rank, as_lists
+        for rank, sequence_first, case in forms:
+            plan.rank, plan.sequence_first, plan.as_lists = rank, sequence_first, as_lists
             masks = plan.mask_attempts(*_lengths(case), causal=False)
             result = plan.call(box, case.args, mask=masks[0] if masks else None)
             if result.status in {"crash", "timeout", "memory"}:
-                plan.rank, plan.as_lists = forms[0][0], False
+                plan.rank, plan.sequence_first, plan.as_lists = forms[0][0], False, False
                 return _judge(case, result, found, None)
             shape_ok = result.status == "ok" and np.shape(
                 _first(result.value, case.expected.shape)
             ) == np.shape(case.expected)
             if shape_ok:
                 return None
-            outcomes.append((rank, as_lists, result))
+            outcomes.append(((rank, sequence_first), as_lists, result))
         if any(result.status == "ok" for _, _, result in outcomes):
             break
-    runs = [(rank, lists) for rank, lists, result in outcomes if result.status == "ok"]
-    plan.rank, plan.as_lists = runs[0] if runs else (forms[0][0], False)
+    runs = [(form, lists) for form, lists, result in outcomes if result.status == "ok"]
+    (plan.rank, plan.sequence_first), plan.as_lists = (
+        runs[0] if runs else ((forms[0][0], False), False)
+    )
     return None
 
 

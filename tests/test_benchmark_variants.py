@@ -45,3 +45,22 @@ def test_torch_matches_too_when_installed(bench, causal) -> None:
     q, k, v = inputs(np.float32)
     truth = attention(*(a.astype(np.float64) for a in (q, k, v)), causal=causal)
     np.testing.assert_allclose(bench._runner("torch", causal)(q, k, v), truth, rtol=1e-4, atol=1e-5)
+
+
+def test_emulated_avx2_compiles_the_kernel_for_haswell_without_avx512_in_its_own_cache(
+    bench, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from numba.core import config
+
+    from attention_ref.kernel import _vector_bytes
+
+    shell = {"OPENBLAS_L2_SIZE": "1048576", "NUMBA_CACHE_DIR": "/somewhere", "PATH": "/bin"}
+    env = bench.emulated(shell, "avx2")
+    assert env["PATH"] == "/bin" and "OPENBLAS_L2_SIZE" not in env
+    assert env["NUMBA_CACHE_DIR"] != shell["NUMBA_CACHE_DIR"]  # never the native kernel's cache
+    assert env["ATEN_CPU_CAPABILITY"] == "avx2" and env["OPENBLAS_CORETYPE"] == "Haswell"
+    # What Numba reads from these two variables gives the kernel AVX2's 32-byte vectors.
+    monkeypatch.setattr(config, "CPU_NAME", env["NUMBA_CPU_NAME"], raising=False)
+    monkeypatch.setattr(config, "CPU_FEATURES", env["NUMBA_CPU_FEATURES"], raising=False)
+    assert _vector_bytes() == 32
+    assert bench.emulated(shell, None) == shell

@@ -133,6 +133,17 @@ def mha_split_without_transpose(
     return out.reshape(t, d_model) @ np.asarray(W_o)
 
 
+def mha_split_without_transpose_merged_right(
+    X: ArrayLike, W_q: ArrayLike, W_k: ArrayLike, W_v: ArrayLike, W_o: ArrayLike, n_heads: int
+) -> Array:
+    """The same split by a reshape alone, then merged the right way (transpose, reshape):
+    the merge cannot undo a split that already mixed tokens between heads."""
+    projected = _projections(X, W_q, W_k, W_v)
+    t, d_model = projected[0].shape
+    heads = [p.reshape(n_heads, t, d_model // n_heads) for p in projected]
+    return solutions.merge_heads(np.asarray(attention(*heads))) @ np.asarray(W_o)
+
+
 def mha_no_output_projection(
     X: ArrayLike, W_q: ArrayLike, W_k: ArrayLike, W_v: ArrayLike, W_o: ArrayLike, n_heads: int
 ) -> Array:
@@ -172,6 +183,16 @@ def backward_softmax_without_correction(
     """dS = A ⊙ dA: the − rowsum(dA ⊙ A) term of the softmax Jacobian is missing."""
     q, k, v, g, _, weights, scale = _forward(Q, K, dO, V)
     d_scores = weights * (g @ v.T)
+    return d_scores @ k * scale, d_scores.T @ q * scale, weights.T @ g
+
+
+def backward_softmax_jacobian_diagonal(
+    Q: ArrayLike, K: ArrayLike, V: ArrayLike, dO: ArrayLike
+) -> tuple[Array, Array, Array]:
+    """dS = A ⊙ (1 − A) ⊙ dA: only the diagonal of each row's softmax Jacobian, as if each
+    weight depended on its own score alone."""
+    q, k, v, g, _, weights, scale = _forward(Q, K, dO, V)
+    d_scores = weights * (1.0 - weights) * (g @ v.T)
     return d_scores @ k * scale, d_scores.T @ q * scale, weights.T @ g
 
 
@@ -240,13 +261,19 @@ MISTAKES: dict[str, dict[str, Ways]] = {
     "multi-head-attention": {
         "scale_by_d_model": (mha_scale_by_d_model,),
         "merge_without_transpose": (mha_merge_without_transpose,),
-        "split_without_transpose": (mha_split_without_transpose,),
+        "split_without_transpose": (
+            mha_split_without_transpose,
+            mha_split_without_transpose_merged_right,
+        ),
         "no_output_projection": (mha_no_output_projection,),
     },
     "attention-backward": {
         "backward_no_scale": (backward_no_scale,),
         "dv_from_scores": (backward_dv_from_scores,),
-        "softmax_backward_incomplete": (backward_softmax_without_correction,),
+        "softmax_backward_incomplete": (
+            backward_softmax_without_correction,
+            backward_softmax_jacobian_diagonal,
+        ),
         "dv_missing_transpose": (backward_dv_without_transpose,),
     },
     "tiled-attention": {

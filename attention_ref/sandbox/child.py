@@ -1,6 +1,7 @@
 """The trusted harness inside the sandbox: supervisor, namespace init and worker.
 
-The parent starts `main` as root in a new session. It reads its settings from the channel,
+The parent starts `main` as root in a new session (forked from a template process that has
+imported this module and NumPy, see `template`). It reads its settings from the channel,
 unshares network and PID namespaces and forks a namespace init, which forks the worker:
 
     supervisor (host namespace, root) -> init (PID 1, root) -> worker (private uid, Landlock)

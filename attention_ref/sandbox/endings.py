@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
+from collections.abc import Callable
 from typing import Any
 
 import attention_ref.sandbox.processes as processes
 from attention_ref.sandbox.output import visible_controls
 from attention_ref.sandbox.results import Status
+from attention_ref.sandbox.template import SandboxProcess
 
 _MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
 _MAX_ERROR = 500
@@ -48,13 +49,20 @@ def describe_death(
     return "crash", f"the sandbox ended without a status during {during}"
 
 
-def kill_everything(process: subprocess.Popen[bytes], uid: int | None) -> None:
-    """SIGKILL the process group and every process of the private uid (or the session); reap."""
+def kill_everything(
+    process: SandboxProcess, uid: int | None, members: Callable[[], list[int]] | None = None
+) -> None:
+    """SIGKILL the process group and every process of the private uid (or the session); reap.
+    `members`: a cheap list of the sandbox's processes, killed first (its cgroup's)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    # The first process itself too, should it not lead its own group yet. Its pid is still
+    # its own: it is not reaped before `process.wait()` below.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(process.pid, signal.SIGKILL)
     if uid is not None and uid not in (0, os.getuid()):
-        processes.kill_until_gone(lambda: processes.processes_of_uid(uid))
+        processes.kill_until_gone(lambda: processes.processes_of_uid(uid), first=members)
     else:
         session = process.pid
-        processes.kill_until_gone(lambda: processes.processes_in_session(session))
+        processes.kill_until_gone(lambda: processes.processes_in_session(session), first=members)
     process.wait()

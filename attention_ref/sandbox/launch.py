@@ -1,11 +1,12 @@
 """Starting a sandbox: a private folder with a copy of the submission, and the boot process.
 
-The child starts as `python -I -B` in its own session, with an empty environment but for a few
+The child is a `python -I -B` in its own session, with an empty environment but for a few
 harmless variables (one thread per numeric library), in a fresh folder that holds its HOME, its
-TMPDIR and the copy of the submission. When the parent runs as root, the folder belongs to a
-private uid picked for this run, which the child switches to. The first frame the parent sends
-(`hello_header`) tells the child everything else: what to import, its limits, which folders no
-read grant may contain.
+TMPDIR and the copy of the submission: forked from a template interpreter that has imported the
+harness and NumPy once (`template`), rather than started afresh. When the parent runs as root,
+the folder belongs to a private uid picked for this run, which the child switches to. The first
+frame the parent sends (`hello_header`) tells the child everything else: what to import, its
+limits, which folders no read grant may contain.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import contextlib
 import os
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -24,14 +24,16 @@ from typing import Any
 import attention_ref.sandbox.processes as processes
 from attention_ref.sandbox.isolation import others_can_enter
 from attention_ref.sandbox.limits import Limits
+from attention_ref.sandbox.template import (
+    SandboxProcess,
+    TemplateError,
+    discard_this_threads_template,
+    template_for_this_thread,
+)
 
 # Starting Python and importing NumPy is not the submission's time; it gets its own bound.
 STARTUP_SECONDS = 60.0
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[2]); "
-    "from attention_ref.sandbox.child import main; main(int(sys.argv[1]))"
-)
 _THREAD_VARIABLES = (
     "OPENBLAS_NUM_THREADS",
     "OMP_NUM_THREADS",
@@ -76,12 +78,11 @@ def prepare_workdir(source: Path, source_text: bytes) -> Workdir:
     return Workdir(path, copy, uid)
 
 
-def spawn(workdir: Workdir) -> tuple[subprocess.Popen[bytes], socket.socket]:
-    """Start the boot process in its own session; the parent's end of the private socket."""
+def spawn(workdir: Workdir) -> tuple[SandboxProcess, socket.socket]:
+    """Start the sandbox's first process in its own session, forked from this thread's template
+    (started here the first time); the parent's end of the private socket."""
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(workdir.path / "home"),
-        "TMPDIR": str(workdir.path / "tmp"),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
         **dict.fromkeys(_THREAD_VARIABLES, "1"),
@@ -89,16 +90,21 @@ def spawn(workdir: Workdir) -> tuple[subprocess.Popen[bytes], socket.socket]:
     parent_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         with child_end:
-            process = subprocess.Popen(
-                [sys.executable, "-I", "-B", "-c", _BOOT, str(child_end.fileno()), PACKAGE_ROOT],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                pass_fds=(child_end.fileno(),),
-                start_new_session=True,
-                env=env,
-                cwd=workdir.path,
-            )
+            for attempt in (1, 2):
+                template = template_for_this_thread([sys.executable, "-I", "-B"], env, PACKAGE_ROOT)
+                try:
+                    process = template.fork(
+                        child_end,
+                        cwd=str(workdir.path),
+                        home=str(workdir.path / "home"),
+                        tmpdir=str(workdir.path / "tmp"),
+                        timeout=STARTUP_SECONDS,
+                    )
+                    break
+                except TemplateError:
+                    discard_this_threads_template()  # start a fresh one, once
+                    if attempt == 2:
+                        raise
     except BaseException:
         parent_end.close()
         raise
@@ -106,7 +112,12 @@ def spawn(workdir: Workdir) -> tuple[subprocess.Popen[bytes], socket.socket]:
 
 
 def hello_header(
-    workdir: Workdir, function: str, limits: Limits, protect: list[str], source: Path
+    workdir: Workdir,
+    function: str,
+    limits: Limits,
+    protect: list[str],
+    source: Path,
+    process: SandboxProcess,
 ) -> dict[str, Any]:
     """The first frame's header: everything the child needs to confine itself and import."""
     return {
@@ -119,7 +130,8 @@ def hello_header(
         "limits": limits.to_json(),
         "protected": [*default_protected(source), *protect],
         "package_root": PACKAGE_ROOT,
-        "parent_pid": os.getpid(),
+        # The process the supervisor dies with (the template it was forked from).
+        "parent_pid": process.template,
     }
 
 

@@ -37,6 +37,14 @@ class MemoryCgroup:
     def add(self, pid: int) -> None:
         (self.path / "cgroup.procs").write_text(f"{pid}\n")
 
+    def members(self) -> list[int]:
+        """The live processes in the group (one that has exited is not listed, even before
+        its parent reaps it)."""
+        try:
+            return [int(pid) for pid in (self.path / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return []
+
     def out_of_memory(self) -> bool:
         """Whether the kernel killed a process of the group for going over the limit."""
         name = "memory.events" if self.version == 2 else "memory.oom_control"

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import secrets
-import subprocess
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
@@ -42,6 +41,7 @@ from attention_ref.sandbox.results import (
     SandboxReport,
     Status,
 )
+from attention_ref.sandbox.template import SandboxProcess
 
 # The largest file a sandbox copies in (the grader refuses more than 1 MB before this).
 MAX_SUBMISSION_BYTES = 16 * 2**20
@@ -85,7 +85,7 @@ class Sandbox:
         self._token = secrets.token_bytes(protocol.TOKEN_BYTES)
         self._stdout = CappedTail(limits.max_output_bytes)
         self._stderr = CappedTail(limits.max_output_bytes)
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: SandboxProcess | None = None
         self._channel: Channel | None = None
         self._workdir: Path | None = None
         self._uid: int | None = None
@@ -220,7 +220,9 @@ class Sandbox:
         }
         reader = protocol.FrameReader(self._token, protocol.MAX_RESULT_PAYLOAD)
         self._channel = Channel(sock, reader, streams)
-        hello = launch.hello_header(workdir, self.function, self.limits, self._protect, self.source)
+        hello = launch.hello_header(
+            workdir, self.function, self.limits, self._protect, self.source, self._process
+        )
         hello["own_packages"] = self._own_packages
         try:
             frame = self._exchange(
@@ -373,7 +375,10 @@ class Sandbox:
         if self._killed or self._process is None:
             return
         self._killed = True
-        kill_everything(self._process, self._uid)
+        # Every process the sandbox started is in its memory cgroup: a cheap list to kill
+        # first, before the scan of every process that proves none is left.
+        members = self._cgroup.members if self._cgroup is not None else None
+        kill_everything(self._process, self._uid, members)
         self._drain_available(1.0)
 
     def _shutdown(self) -> None:

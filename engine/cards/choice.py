@@ -48,8 +48,11 @@ class ChoiceItem(Item):
         return [self.options[i] for i in self.order(seed)]
 
     def grade_choice(self, answer: str, seed: int) -> Verdict:
-        """Grade a typed option number (`2`) or letter (`b`) against the shown order."""
+        """Grade a typed option number (`2`) or letter (`b`) against the shown order, or the
+        option named another way (`the second`, `line 3`: see `named_choice`)."""
         pick = parse_choice(answer, len(self.options))
+        if pick is None:
+            pick = named_choice(answer, self.choices(seed))
         if pick is None:
             return Verdict(
                 correct=False,
@@ -88,3 +91,41 @@ def parse_choice(text: str, n_options: int) -> int | None:
     if len(t) == 1 and t.upper() in LETTERS[:n_options]:
         return LETTERS.index(t.upper())
     return None
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_ORDINAL = re.compile(
+    r"^\s*(?:the\s+)?(" + "|".join(_ORDINALS) + r"|[1-8](?:st|nd|rd|th))"
+    r"(?:\s+(?:one|option|choice|answer))?\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def named_choice(text: str, shown: list[str]) -> int | None:
+    """0-based index of the option `text` names in the `shown` order, other than by its number
+    or letter: by its place in words (`the second`, `2nd one`), by its whole text, or by the
+    label its text starts with (`Line 3` for "Line 3: the scores must be divided ..."), when
+    exactly one option has it. None when it names no option or more than one."""
+    ordinal = _ORDINAL.match(text)
+    if ordinal:
+        word = ordinal.group(1).lower()
+        place = _ORDINALS.index(word) if word in _ORDINALS else int(word[0]) - 1
+        return place if place < len(shown) else None
+    typed = _plain(text)
+    if not typed:
+        return None
+    for key in (_plain, _label):
+        found = [i for i, option in enumerate(shown) if key(option) == typed]
+        if len(found) == 1:
+            return found[0]
+    return None
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().replace("’", "'").split()).strip(" .!")
+
+
+def _label(option: str) -> str:
+    """`Line 3` of "Line 3: the scores must be ..."; empty when the option has no label."""
+    head, colon, _ = option.partition(":")
+    return _plain(head) if colon and len(head.split()) <= 5 else ""

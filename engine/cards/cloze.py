@@ -57,6 +57,9 @@ def normalise_code(text: str) -> str:
     subscripts written out (`v_{j}`, `vⱼ`), and a trailing full slice dropped (`V[j, :]` selects
     what `V[j]` does)."""
     text = _MATH_ALPHANUMERIC.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+    text = _LATEX_BOLD.sub(r"\1", text)  # `\mathbf{1}`: the column of ones
+    text = _LATEX_SIGNS.sub(lambda m: _LATEX_SIGN[m.group(1)], text)
+    text = _SPOKEN_INFINITY.sub(lambda m: "-inf" if m.group(1) else "inf", text)
     text = _unicode_subscripts(text)
     text = text.replace("−", "-").replace('"', "'").replace("×", "*")
     text = text.replace("⊙", "*").replace("∘", "*")
@@ -65,6 +68,11 @@ def normalise_code(text: str) -> str:
     return re.sub(r"(?:,:)+\]", "]", text)
 
 
+# A piece typed in LaTeX or said in words: `(G \odot A)\mathbf{1}`, `-\infty`, `minus infinity`.
+_LATEX_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|mathbb|vec)\s*\{\s*(\w+)\s*\}")
+_LATEX_SIGN = {"odot": "⊙", "circ": "∘", "infty": "inf", "top": "ᵀ"}
+_LATEX_SIGNS = re.compile(r"\\(odot|circ|infty|top)(?![A-Za-z])")
+_SPOKEN_INFINITY = re.compile(r"(?:\b(minus|negative)\s+)?\binfinity\b", re.IGNORECASE)
 # Bold, double-struck and full-width letters and digits (`𝟏`, `𝐀`, `Ａ`) are the plain ones.
 _MATH_ALPHANUMERIC = re.compile("[\U0001d400-\U0001d7ff\uff01-\uff5e]")
 

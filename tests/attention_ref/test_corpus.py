@@ -2,8 +2,9 @@
 
 Each table `cases/submissions*.tsv` (the first corpus, and held-out ones written blind) names
 files of `submissions/corpus/` with the verdict, the diagnosis and the function a fair grader
-gives; one parametrized test checks each row, and the agreement over each table is printed (run
-with `-s` or see the terminal summary).
+gives (an optional column `exercise` grades a row as `submit FILE --exercise ID` does, with
+that exercise's card); one parametrized test checks each row, and the agreement over each table
+is printed (run with `-s` or see the terminal summary).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Row:
     diagnosis: frozenset[str]
     function: str
     why: str
+    exercise: str  # "-": plain `submit`
 
 
 def _rows(table: Path) -> list[Row]:
@@ -51,6 +53,7 @@ def _rows(table: Path) -> list[Row]:
                 frozenset() if names == "-" else frozenset(names.split(",")),
                 record["function"],
                 record["why"],
+                record.get("exercise") or "-",
             )
         )
     return rows
@@ -64,10 +67,24 @@ def _agrees(row: Row, grade: Grade) -> bool:
     return grade.verdict == row.verdict and set(grade.diagnosis) == row.diagnosis and function_ok
 
 
+def _grade(row: Row, data_dir: Path) -> Grade:
+    path = CORPUS / f"{row.file}.py"
+    if row.exercise == "-":
+        return grade_submission(path, limits=LIMITS)
+    from engine.commands.exercises import find_exercise
+
+    _, item = find_exercise(row.exercise, data_dir)
+    return item.grade_source(path.read_text(encoding="utf-8"), path, limits=LIMITS)
+
+
 @pytest.fixture(scope="module")
-def grades(request: pytest.FixtureRequest) -> dict[str, Grade]:
+def grades(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Grade]:
+    data_dir = tmp_path_factory.mktemp("store")  # the built-in sets only
+
     def grade(row: Row) -> tuple[str, Grade]:
-        return row.file, grade_submission(CORPUS / f"{row.file}.py", limits=LIMITS)
+        return row.file, _grade(row, data_dir)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         graded = dict(pool.map(grade, ROWS))

@@ -124,6 +124,15 @@ def attention_with(softmax: Callable[[np.ndarray], np.ndarray]) -> Callable[...,
     return lambda Q, K, V: softmax(Q @ K.T / np.sqrt(Q.shape[1])) @ V
 
 
+def log_sum_exp_without_max(x):  # exp(x - log(sum(exp(x)))): 0, not nan, where exp overflows
+    return np.exp(x - np.log(np.sum(np.exp(x), axis=-1, keepdims=True)))
+
+
+def stable_in_float16(Q, K, V):  # no overflow: rows of large scores lose precision instead
+    q, k, v = (a.astype(np.float16) for a in (Q, K, V))
+    return _softmax(q @ k.T / np.float16(np.sqrt(q.shape[1]))) @ v
+
+
 def nan_always(Q, K, V):
     return np.full((Q.shape[0], V.shape[1]), np.nan)
 
@@ -139,8 +148,19 @@ def test_a_softmax_that_overflows_its_own_way_is_an_unstable_softmax(seed: int) 
             grade = graded(learner, target, seed)
             assert grade.verdict == "wrong", (statistic, target)
             assert grade.diagnosis == ["unstable_softmax"], [c.message for c in grade.cases]
-    # nan whatever the scores is no overflow.
+    # Wrong but finite (weights of 0) only in rows whose scores overflow exp: the same mistake.
+    for learner, target in [
+        (log_sum_exp_without_max, "softmax"),
+        (attention_with(log_sum_exp_without_max), "attention"),
+    ]:
+        grade = graded(learner, target, seed)
+        assert grade.verdict == "wrong", target
+        assert grade.diagnosis == ["unstable_softmax"], [c.message for c in grade.cases]
+    # nan whatever the scores is no overflow, nor are large scores that lost precision.
     assert graded(nan_always, "attention", seed).diagnosis == []
+    float16 = graded(stable_in_float16, "attention", seed)
+    assert float16.verdict == "wrong"
+    assert "unstable_softmax" not in float16.diagnosis
 
 
 def tiled_without_rescaling(Q, K, V, block=64):

@@ -51,6 +51,17 @@ def test_the_float32_exp2_is_within_float32_rounding_down_to_the_underflow_cut_o
     assert polynomial_exp2(np.zeros(3, dtype=np.float32))[0] == 1.0
 
 
+def test_the_float32_exp2_rounds_halfway_scores_either_way_within_float32_rounding() -> None:
+    # x = n + 1/2 is where round-to-nearest hands k and f = x - k over to the next integer: the
+    # polynomial must hold at f = +1/2 and -1/2 alike, and just either side of each half.
+    halves = np.arange(-124.0, 1.0, dtype=np.float32) - np.float32(0.5)  # -124.5 ... -0.5
+    x = np.concatenate(
+        [halves, np.nextafter(halves, np.float32(0.0)), np.nextafter(halves, np.float32(-200.0))]
+    )
+    exact = np.exp2(x.astype(np.float64))
+    assert np.abs(polynomial_exp2(x) / exact - 1.0).max() < 2e-7
+
+
 def test_the_float64_exp2_is_within_a_few_float64_roundings() -> None:
     x = np.linspace(-1021.0, 0.0, 400_001)
     relative = np.abs(polynomial_exp2(x) / np.exp2(x) - 1.0)

@@ -106,8 +106,61 @@ def judge_piece(code: str, references: Sequence[str], piece: str, blank: str) ->
         if not candidates:
             if no_op:
                 note = NO_OP_TRANSPOSE.format(call=piece)
+            elif line and _same_result(code, list(values), piece, blank, line):
+                # `np.exp(S) / np.exp(S).sum(...)` where the next line normalises anyway
+                return CodeVerdict(True, "this line differs, but the function returns the same")
             return CodeVerdict(False, note)
     return CodeVerdict(True)
+
+
+# How much larger than usual the inputs of the last trials are: scores in the thousands, where
+# an unstable softmax (a max over the wrong axis, none at all) overflows or underflows.
+LARGE_INPUTS = 60.0
+
+
+def _same_result(code: str, references: list[str], piece: str, blank: str, line: int) -> bool:
+    """Whether `piece` does the work of its line and of lines after it at once, so that the
+    card's function returns the same: `np.exp(S) / np.exp(S).sum(...)` where the next line
+    normalises. Its line must give what a later line of the reference gives, and the function
+    the same finite result as with the reference, on ordinary inputs and on large ones. A piece
+    whose difference the later lines merely hide (`np.exp(S) * 2`) is not the same."""
+    failures = (_Failure, SyntaxError, ValueError, TypeError, ArithmeticError, IndexError)
+    for trial in range(TRIALS):
+        for scale in (1.0, LARGE_INPUTS):
+            try:
+                mine = _trace(code.replace(blank, f"({piece})"), line, trial, scale)
+            except (*failures, RecursionError):
+                return False
+            agrees = False
+            for reference in references:
+                try:
+                    theirs = _trace(code.replace(blank, f"({reference})"), line, trial, scale)
+                except (*failures, RecursionError):
+                    continue
+                agrees = agrees or _does_later_work(mine, theirs)
+            if not agrees:
+                return False
+    return True
+
+
+def _trace(code: str, line: int, trial: int, scale: float) -> list[tuple[bool, Any]]:
+    import numpy as np
+
+    trace: list[tuple[bool, Any]] = []
+    _run(code, np.random.default_rng(trial), line, scale, trace)
+    return trace
+
+
+def _does_later_work(mine: list[tuple[bool, Any]], theirs: list[tuple[bool, Any]]) -> bool:
+    import numpy as np
+
+    if len(mine) != len(theirs) or not mine:
+        return False
+    at = next((i for i, (holds, _) in enumerate(mine) if holds), None)
+    if at is None or not np.all(np.isfinite(np.asarray(mine[-1][1], dtype=float))):
+        return False
+    later = any(_same(value, mine[at][1]) for _, value in theirs[at + 1 :])
+    return later and _same(mine[-1][1], theirs[-1][1])
 
 
 def _between_accepted_numbers(accepted: list[Any], got: Any) -> bool:
@@ -174,9 +227,17 @@ _ALLOWED_NODES = (
 
 
 # -- the interpreter ----------------------------------------------------------------------------
-def _run(code: str, rng: Any, line: int) -> Any:
+def _run(
+    code: str,
+    rng: Any,
+    line: int,
+    scale: float = 1.0,
+    trace: list[tuple[bool, Any]] | None = None,
+) -> Any:
     """The value of the statement on `line` (1-based, counted in the code without its leading
-    and trailing blank lines), where the blank is; the last statement's if `line` is 0."""
+    and trailing blank lines), where the blank is; the last statement's if `line` is 0. With
+    a `trace`, every statement runs and leaves its value there, marked True on `line`. The
+    function's random inputs are multiplied by `scale`."""
     tree = ast.parse(code.strip("\n"))
     body = tree.body
     env = _environment()
@@ -187,7 +248,7 @@ def _run(code: str, rng: Any, line: int) -> Any:
         for offset, default in enumerate(defaults):
             env[names[len(names) - len(defaults) + offset]] = _Evaluator(env).value(default)
         for name in names:
-            env.setdefault(name, _input_for(name, rng))
+            env.setdefault(name, _input_for(name, rng) * scale)
         body = function.body
     else:
         # A piece of a formula on its own (`(G * A).sum(-1, keepdims=True)`): every name it
@@ -209,13 +270,18 @@ def _run(code: str, rng: Any, line: int) -> Any:
     for statement in body:
         holds_blank = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
         if isinstance(statement, ast.Return) and statement.value is not None:
-            return evaluator.value(statement.value)
+            result = evaluator.value(statement.value)
+            if trace is not None:
+                trace.append((holds_blank, result))
+            return result
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
             if isinstance(target, ast.Name):
                 result = evaluator.value(statement.value)
                 env[target.id] = result
-                if holds_blank:
+                if trace is not None:
+                    trace.append((holds_blank, result))
+                elif holds_blank:
                     return result
                 continue
         if isinstance(statement, ast.Expr) and len(body) == 1:
@@ -262,7 +328,12 @@ _NUMPY_FUNCTIONS = frozenset(
     | {"shape", "copy", "negative", "float64", "float32", "tanh", "logaddexp", "e", "pi"}
     | {"inf", "infty", "NINF", "newaxis", "reshape", "finfo", "float16"}
     | {"exp2", "log2", "log10", "expm1", "log1p", "size", "ndim", "tensordot"}
+    | {"flip", "ones", "zeros", "ones_like", "zeros_like", "full", "eye", "True_", "False_"}
 )
+# Functions that allocate what their arguments ask for: bounded, like every other input.
+_ALLOCATING = frozenset({"ones", "zeros", "full", "eye"})
+MAX_ALLOCATED = 100_000
+_LINEAR_ALGEBRA = frozenset({"inv", "pinv", "norm", "det"})
 _MATH_FUNCTIONS = frozenset({"sqrt", "exp", "log", "e", "pi", "inf", "pow", "nan"})
 _ARRAY_METHODS = frozenset(
     {"transpose", "swapaxes", "max", "min", "sum", "mean", "dot", "copy", "T", "mT"}
@@ -273,6 +344,20 @@ _BARE_NUMPY = frozenset({"sqrt", "exp", "log", "transpose", "swapaxes", "matmul"
 _BUILTINS: dict[str, Callable[..., Any]] = {
     "len": len, "float": float, "int": int, "abs": abs, "max": max, "min": min,
 }  # fmt: skip
+
+
+def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function` (np.ones, np.eye ...) refusing to allocate more than MAX_ALLOCATED numbers."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        sizes = [a for a in args[:2] if isinstance(a, int)]
+        if args and isinstance(args[0], tuple):
+            sizes = [a if isinstance(a, int) else MAX_ALLOCATED + 1 for a in args[0]]
+        if not sizes or math.prod(max(0, n) for n in sizes) > MAX_ALLOCATED:
+            raise _Failure("unknown:that array would be too large")
+        return function(*args, **kwargs)
+
+    return call
 
 
 class _Evaluator:
@@ -345,11 +430,21 @@ class _Evaluator:
                 return -np.inf
             if name in {"nan", "NaN", "NAN"}:
                 return np.nan
+            if name == "linalg":
+                return np.linalg
+            if name in _ALLOCATING:
+                return _bounded(getattr(np, name))
             if name in _NUMPY_FUNCTIONS and hasattr(np, name):
                 return getattr(np, name)
             if not hasattr(np, name):  # a name NumPy does not have: this code would fail
                 raise _Failure(f"NumPy has no `np.{name}`")
             raise _Failure(f"unknown:`np.{name}` is not part of the NumPy this checker reads")
+        if base is np.linalg:
+            if name in _LINEAR_ALGEBRA:
+                return getattr(np.linalg, name)
+            raise _Failure(
+                f"unknown:`np.linalg.{name}` is not part of the NumPy this checker reads"
+            )
         if base is math:
             if name in _MATH_FUNCTIONS:
                 return getattr(math, name)

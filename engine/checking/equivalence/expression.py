@@ -54,6 +54,19 @@ _BIG_O = re.compile(r"O\s*\((.*)\)", re.DOTALL)
 # A number with two decimal points, `22.6.3` or `0..471`: a slip, not a product.
 _TWO_POINTS = re.compile(r"\d*\.\d*\.\d+")
 _INDEXED = re.compile(r"(?<![\w.])([A-Za-z])\[\s*([A-Za-z0-9])\s*\]")
+# `np.exp(s)[i]`: an entry of a function applied entry by entry is the function of the entry.
+_INDEXED_CALL = re.compile(
+    r"(?<![\w.])((?:(?:np|numpy)\s*\.\s*)?(?:exp|log|sqrt))\s*\(\s*([A-Za-z])\s*\)"
+    r"\s*\[\s*([A-Za-z0-9])\s*\]"
+)
+# `[i == j]`, `[i = j]` (Iverson's bracket), `(i == j)`: 1 when i = j, the Kronecker delta.
+_IVERSON = re.compile(r"[\[(]\s*([a-z])\s*==?\s*([a-z])\s*[\])]")
+
+
+def _indexed_name(base: str, index: str, vocabulary: Vocabulary) -> str:
+    """`s_i` for the entry i of s, when the question uses that name; empty otherwise."""
+    name = f"{base}_{index}"
+    return name if name in vocabulary.symbols else ""
 
 
 def _indexed(match: re.Match[str], vocabulary: Vocabulary) -> str:
@@ -135,6 +148,7 @@ def check_expression(
     try:
         check_size(answer)
         refuse_final_exclamation(answer, factorials=factorials)
+        answer = _defined_maximum(answer, question, vocabulary)
         rewritten = rewrite(answer)
         links, label_problem, rounded = _answer_links(rewritten.text, vocabulary, aliases, question)
         given = _read_answer(links[-1], vocabulary, aliases, question)
@@ -533,12 +547,56 @@ def _has_kronecker(*expressions: Any) -> bool:
     )
 
 
+# `m, the largest of the scores`, `m = the maximum of the scores`: a name the question defines
+# as the maximum of an indexed family.
+_MAXIMUM_DEFINED = re.compile(
+    r"\b([A-Za-z])\s*(?:,|=|is|:)\s*(?:the\s+)?(?:largest|maximum|greatest|biggest|max)\b"
+    r"(?:\s+(?:of|over))?(?:\s+(?:the|all))?\s+(?:scores?|values?|entries|inputs?)\b",
+    re.IGNORECASE,
+)
+_SUBSCRIPT = r"(?:_\{?\w\}?|[ᵢⱼₖₗₘₙ])"
+
+
+def _defined_maximum(answer: str, question: str, vocabulary: Vocabulary) -> str:
+    """`answer` with the maximum of a family written as the name the question gives it:
+    `max(s)`, `max_k s_k`, `maxₖ(sₖ)`, `max(s_1, ..., s_n)` are m where the question says
+    "m, the largest of the scores"."""
+    if "max" not in answer:
+        return answer
+    defined = _MAXIMUM_DEFINED.search(question)
+    if defined is None or defined.group(1) not in vocabulary.symbols:
+        return answer
+    for family in vocabulary.families:
+        member = rf"{re.escape(family)}{_SUBSCRIPT}?"
+        maximum = re.compile(
+            rf"\bmax{_SUBSCRIPT}?\s*(?:\(\s*{member}(?:\s*,\s*(?:\.\.\.|…|{member}))*\s*\)"
+            rf"|{member}(?![\w(]))"
+        )
+        answer = maximum.sub(defined.group(1), answer)
+    return answer
+
+
+# A `*` as typed (not `**`): beside `@`, NumPy's entry-by-entry product.
+_TYPED_STAR = re.compile(r"(?<!\*)\*(?!\*)")
+
+
 def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | None = None) -> Any:
     """Read typed text into a SymPy expression, or raise AnswerError saying why not."""
     check_size(text)  # before any rewriting, so hostile text costs nothing
+    star_typed = _TYPED_STAR.search(text) is not None
     text = read_spoken(text)
     # `s[i]` is s_i when the question uses s_i: indexing written as code.
+    text = _INDEXED_CALL.sub(
+        lambda m: (
+            f"{m.group(1)}({_indexed_name(m.group(2), m.group(3), vocabulary)})"
+            if _indexed_name(m.group(2), m.group(3), vocabulary)
+            else m.group()
+        ),
+        text,
+    )
     text = _INDEXED.sub(lambda m: _indexed(m, vocabulary), text)
+    if "delta_ij" in vocabulary.symbols or "delta_ji" in vocabulary.symbols:
+        text = _IVERSON.sub(lambda m: f"KroneckerDelta({m.group(1)}, {m.group(2)})", text)
     doubled = _TWO_POINTS.search(text)
     if doubled:
         raise AnswerError(
@@ -557,7 +615,7 @@ def read_expression(text: str, vocabulary: Vocabulary, *, aliases: Aliases | Non
         raise
     except (Exception, RecursionError):  # a last line of defence for the learner
         raise AnswerError("could not read this: it is not an expression") from None
-    expr = build(tree, vocabulary)
+    expr = build(tree, vocabulary, star_typed=star_typed)
     if isinstance(expr, tuple):  # pragma: no cover - parse_tree refuses tuples here
         raise AnswerError("could not read this: type one expression")
     return expr
@@ -872,6 +930,10 @@ def _wrong_hint(given: Any, target: Any) -> str:
         hint += f"; the expected answer does not use {', '.join(extra)}"
     if target.is_commutative != given.is_commutative:
         hint += "; the answer should be a " + ("number" if target.is_commutative else "matrix")
+    from sympy.core.function import AppliedUndef
+
+    if any(call.func.__name__ == "hadamard" for call in given.atoms(AppliedUndef)):
+        hint += "; next to @, * multiplies entry by entry, as in NumPy: a matrix product is @"
     return hint
 
 

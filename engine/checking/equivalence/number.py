@@ -40,6 +40,7 @@ from engine.checking.reading.statement import (
     split_chain,
     trailing_group,
 )
+from engine.checking.reading.typography import plain_latex_layout
 from engine.errors import AnswerError
 from engine.verdict import Verdict
 
@@ -144,6 +145,7 @@ def check_number(
     tolerance = Tolerance(abs_tol, rel_tol, precision)
     try:
         check_size(answer)  # before splitting, so hostile text costs nothing
+        answer = plain_latex_layout(answer)
         if _NO_SINGLE_VALUE.fullmatch(answer):
             # A readable claim that there is no value to give: wrong where the question has one.
             return Verdict(correct=False, feedback="it has one value, whatever the inputs are")
@@ -191,6 +193,9 @@ def check_number(
 
     if label_problem:
         return wrong(label_problem)
+    against = _against_the_question(chain, question)
+    if against:
+        return wrong(against)
     problems = [r.problem for r in readings if r is not None and r.problem]
     if problems:
         return wrong(problems[0])
@@ -229,6 +234,31 @@ def check_number(
     precise = math.isclose(final.value, expected, rel_tol=1e-9, abs_tol=1e-12)
     feedback = "correct" if precise else f"correct to the stated precision; exactly {expected:.6g}"
     return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+
+
+# Which way a threshold the question asks for lies: `above which d_k ...`, `below which T ...`.
+_ASKS_ABOVE = re.compile(
+    r"\b(?:above|more than|greater than|larger than|at least|exceeds?|beyond)\b", re.IGNORECASE
+)
+_ASKS_BELOW = re.compile(r"\b(?:below|under|less than|smaller than|at most)\b", re.IGNORECASE)
+_STATES_BELOW, _STATES_ABOVE = frozenset({"<", "≤", "<="}), frozenset({">", "≥", ">="})
+
+
+def _against_the_question(chain: Chain, question: str) -> str:
+    """What is wrong with a bound that points away from the threshold asked for: `d_k < 40`
+    where the question asks above which d_k. Empty when it points the right way, or when the
+    answer states no bound or the question no direction."""
+    if not chain.relations or chain.relations[-1] not in _STATES_BELOW | _STATES_ABOVE:
+        return ""
+    above, below = bool(_ASKS_ABOVE.search(question)), bool(_ASKS_BELOW.search(question))
+    if above == below:
+        return ""
+    stated = f"{chain.links[-2]} {chain.relations[-1]} {chain.links[-1]}"
+    if above and chain.relations[-1] in _STATES_BELOW:
+        return f"`{stated}` points the other way: the question asks above which value"
+    if below and chain.relations[-1] in _STATES_ABOVE:
+        return f"`{stated}` points the other way: the question asks below which value"
+    return ""
 
 
 def _rounding_problem(
@@ -465,12 +495,60 @@ def _beyond_floating_point(text: str) -> bool:
     return math.isinf(float(number)) and number.adjusted() < MAX_DIGITS
 
 
+# `np.finfo(np.float32).max`: NumPy's machine constants are numbers.
+_FINFO = re.compile(
+    r"(?:\b(?:np|numpy)\s*\.\s*)?\bfinfo\s*\(\s*(?:(?:np|numpy)\s*\.\s*)?"
+    r"(float16|float32|float64|half|single|double)\s*\)\s*\.\s*(max|min|eps|tiny)\b"
+)
+# `10^{308}`, `1.8 \times 10^{308}`, `3.4·10^38`: a power of ten typed in full is scientific
+# notation, a number however large (as 1.8e308 is), not a power to compute.
+_POWER_OF_TEN = re.compile(
+    r"(?:(?<![\w.])(\d+(?:\.\d*)?)\s*(?:\*|×|·|⋅|\\times|\\cdot)\s*|(?<![\w.*^]))"
+    r"10\s*(?:\^|\*\*)\s*(?:\{\s*([-+−]?\d{1,3})\s*\}|\(\s*([-+−]?\d{1,3})\s*\)|([-+−]?\d{1,3}))"
+    r"(?![\d.^])"
+)
+
+
+def _scientific(match: re.Match[str]) -> str:
+    mantissa = match.group(1) or "1"
+    exponent = (match.group(2) or match.group(3) or match.group(4)).replace("−", "-")
+    return f"{mantissa}e{exponent}"
+
+
+def _finfo(match: re.Match[str]) -> str:
+    import numpy as np
+
+    kind = {"half": "float16", "single": "float32", "double": "float64"}.get(
+        match.group(1), match.group(1)
+    )
+    return repr(float(getattr(np.finfo(getattr(np, kind)), match.group(2))))
+
+
 def _plain_spellings(text: str) -> str:
+    text = plain_latex_layout(text)  # `22{,}6`, `\left( ... \right)`
+    if "finfo" in text:
+        text = _FINFO.sub(_finfo, text)
+    text = re.sub(r"\\(ln|log)(?![A-Za-z])", r"\1", text)  # LaTeX's \ln(...)
     text = re.sub(r"(?<=\d)\s*[xX]\s*(?=10\s*(?:\^|\*\*))", "*", text)  # 4.5x10^-5
+    if "10" in text:
+        text = _POWER_OF_TEN.sub(_scientific, text)
     text = _LOG_OF_SCIENTIFIC.sub(r"(\1(\2) + (\3)*\1(10))", text)
-    if re.fullmatch(r"[-+]?\d+,\d{1,2}", text.strip()):  # 22,6: a decimal comma
-        text = text.replace(",", ".")
+    if text.count(",") == 1:  # 22,6, 0,471, 4,5e-5, 2,06 s: a decimal comma
+        text = _DECIMAL_COMMA.sub(_decimal_point, text)
     return _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+
+
+# One number with a comma in it, the comma as many write the decimal point: `0,471`, `22,63`,
+# `2,06 s`. Three digits after a comma group thousands (`1,000`) unless the number starts with
+# a 0 (`0,670`), which no grouping does.
+_DECIMAL_COMMA = re.compile(r"(?<![\w.,])([-+−]?\d+),(\d+)(?![\d,]|\.\d)")
+
+
+def _decimal_point(match: re.Match[str]) -> str:
+    whole, fraction = match.groups()
+    if len(fraction) == 3 and whole.lstrip("-+−") not in {"0", ""}:
+        return match.group()
+    return f"{whole}.{fraction}"
 
 
 def _value(text: str) -> tuple[Any, float]:

@@ -8,7 +8,7 @@ dimension is wrong, or that the two dimensions are swapped, the classic slip wit
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from engine.checking.reading.notation import Token, names_used, normalise, tokenise
 from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
@@ -25,15 +25,21 @@ _TIMES_NUMBER = re.compile(r"(?:x\d+)+")
 
 
 def parse_shape(
-    text: str, *, aliases: Mapping[str, Sequence[str]] | None = None
+    text: str,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    symbols: Collection[str] = (),
 ) -> tuple[str, ...]:
-    """The dimensions of a typed shape, each as its canonical name or number.
+    """The dimensions of a typed shape, each as its canonical name or number. `symbols` are
+    dimension names known beforehand (the expected shape's): `gw` run together is g·w.
 
     Raises AnswerError when the text is not a shape.
     """
     check_size(text)
     try:
         text = _shape_part(text, aliases or {})
+        if ";" in text and "," not in text:  # `(37; 512)`: semicolons separate, as commas do
+            text = text.replace(";", ",")
         tokens = [t for t in tokenise(text) if t.kind != "space"]
         if len(tokens) >= 2 and tokens[0].kind == "open" and _closes_at_end(tokens):
             tokens = tokens[1:-1]
@@ -42,7 +48,7 @@ def parse_shape(
             raise AnswerError(
                 f"could not read this: a shape has at most {MAX_DIMENSIONS} dimensions"
             )
-        return tuple(_dimension(group, aliases or {}) for group in groups)
+        return tuple(_dimension(group, aliases or {}, symbols) for group in groups)
     except AnswerError:
         raise
     except (Exception, RecursionError):  # a last line of defence for the learner
@@ -125,6 +131,12 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
             expanded = [token for i in numbers for token in (Token("comma", ","), expanded[i])]
             expanded.pop(0)
             separators = {i for i, token in enumerate(expanded) if token.kind == "comma"}
+    ends_open = bool(separators) and max(separators) == len(expanded) - 1
+    if ends_open and expanded[-1].kind != "comma":  # `100 ×`: its last factor missing
+        raise AnswerError(
+            f"could not read this: the shape ends with `{expanded[-1].text}`; "
+            "a dimension is missing"
+        )
     groups: list[list[Token]] = [[]]
     for i, token in enumerate(expanded):
         if i in separators:
@@ -148,11 +160,14 @@ def _top_level(tokens: list[Token]) -> list[int]:
     return positions
 
 
-def _dimension(tokens: list[Token], aliases: Mapping[str, Sequence[str]]) -> str:
+def _dimension(
+    tokens: list[Token], aliases: Mapping[str, Sequence[str]], symbols: Collection[str] = ()
+) -> str:
     if not tokens:
         raise AnswerError("could not read this: a dimension is missing between separators")
     text = " ".join(token.text for token in tokens)
-    known = set(aliases) | names_used(text, symbols=set(aliases), aliases=aliases)
+    declared = set(aliases) | set(symbols)
+    known = declared | names_used(text, symbols=declared, aliases=aliases)
     plain = normalise(text, symbols=known, aliases=aliases).replace(" ", "")
     if _PLAIN_DIMENSION.fullmatch(plain):
         return str(int(plain)) if plain.isdigit() else plain
@@ -174,6 +189,37 @@ _SHAPE_OF = re.compile(
     r"(?:'s(?:\s+shape)?)?\s*\.?\s*|\s*([A-Za-z]\w*)(?:\.shape|'s\s+shape)\s*",
     re.IGNORECASE,
 )
+
+
+# `Q.shape[0]`, `V.shape[-1]`: a dimension named as NumPy indexes a tensor's shape.
+_SHAPE_INDEX = re.compile(r"(?<![\w.])([A-Za-z]\w*)\s*\.\s*shape\s*\[\s*(-?\d)\s*\]")
+# `same as Q, (T_q, d_k)`: the tensor the shape is that of, then the shape.
+_SAME_AS_THEN_SHAPE = re.compile(
+    r"^\s*(?:the\s+)?same(?:\s+shape)?\s+as\s+[A-Za-z]\w*\s*[,:;]\s*(?=\S)", re.IGNORECASE
+)
+
+
+def _named_dimensions(answer: str, question: str) -> str:
+    """`(Q.shape[0], K.shape[0])` -> `(T_q, T_k)`: each indexed dimension of a tensor as the
+    question's shape of that tensor gives it; the answer unchanged where it names none.
+    Raises AnswerError when the question does not give that tensor's shape or that axis."""
+    answer = _SAME_AS_THEN_SHAPE.sub("", answer, count=1)
+    if "shape" not in answer:
+        return answer
+    shapes = stated_shapes(question)
+
+    def dimension(match: re.Match[str]) -> str:
+        name, axis = match.group(1), int(match.group(2))
+        if name not in shapes:
+            raise AnswerError(
+                f"could not read this: the question does not give the shape of {name}"
+            )
+        dims = [d.strip() for d in shapes[name].strip("()[] ").split(",")]
+        if not -len(dims) <= axis < len(dims):
+            raise AnswerError(f"could not read this: {name} has {len(dims)} axes, not {axis + 1}")
+        return dims[axis]
+
+    return _SHAPE_INDEX.sub(dimension, answer)
 
 
 def stated_shapes(question: str) -> dict[str, str]:
@@ -215,7 +261,11 @@ def check_shape(
     except AnswerError as error:
         raise BankError([f"the shape `{expected}` cannot be read: {error}"]) from None
     try:
-        given = parse_shape(_named_shape(answer, question), aliases=aliases)
+        given = parse_shape(
+            _named_shape(_named_dimensions(answer, question), question),
+            aliases=aliases,
+            symbols=frozenset(re.findall(r"[A-Za-z][A-Za-z0-9_]*", expected)),
+        )
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     given = _in_the_question_s_case(given, target)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any, TypeAlias
 from engine.checking.equivalence.number import NEAR_MISS_STEPS, Precision
 from engine.checking.reading.safe_ast import IGNORABLE_CHARS, MAX_DEPTH, check_size
 from engine.checking.reading.statement import has_words, split_chain, trailing_group
+from engine.checking.reading.typography import plain_latex_layout
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -48,6 +50,17 @@ _ROUNDED = re.compile(r"^\s*(?:≈|~|\\approx\s*)")
 _PERCENT = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+))\s*%")
 _PLAIN_TEXT = str.maketrans({"−": "-", "–": "-", "—": "-"} | dict.fromkeys(IGNORABLE_CHARS, None))
 _OPEN, _CLOSE = "([{", ")]}"
+_BARE_SEMICOLON_LIST = re.compile(
+    r"\s*[-+]?\d+(?:[.,]\d+)?(?:\s*;\s*[-+]?\d+(?:[.,]\d+)?)+\s*;?\s*"
+)
+_NOT_A_NUMBER = re.compile(r"(?:(?:np|numpy|math)\s*\.\s*)?nan", re.IGNORECASE)
+# `\begin{pmatrix} 1 & 0 \\ 0 & 1 \end{pmatrix}`: a matrix as LaTeX typesets it.
+_LATEX_MATRIX = re.compile(
+    r"\\begin\s*\{\s*([pbBvV]?matrix|array)\s*\}(?:\s*\{[^{}]*\})?(.*?)\\end\s*\{\s*\1\s*\}",
+    re.DOTALL,
+)
+# A comma between digits as the decimal point: `0,66`, `-0,25`, `4,5e-5`.
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _ARRAY_CALL = re.compile(r"(?:(?:np|numpy)\s*\.\s*)?(?:array|asarray)\s*\((.*)\)", re.DOTALL)
 
 
@@ -58,10 +71,16 @@ def parse_vector(text: str) -> Numbers:
     of numbers, saying which entry could not be read.
     """
     check_size(text, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
-    plain = text.translate(_PLAIN_TEXT).strip()
+    plain = _latex_matrices(text.translate(_PLAIN_TEXT).strip())
     wrapped = _ARRAY_CALL.fullmatch(plain)
     if wrapped:  # NumPy's own print-out: array([0.66, 0.24, 0.1]) or np.array([...])
         plain = wrapped.group(1).strip()
+    constant = _CONSTANT_ARRAY.fullmatch(plain)
+    if constant:  # `np.ones((2, 2))`, `np.zeros(3)`: an array of one number
+        return _constant_array(constant)
+    scaled = _scaled_list(plain)
+    if scaled is not None:  # `np.array([1, 2, 3]) / 6`: a list times or over a number
+        return scaled
     identity = _IDENTITY.fullmatch(plain)
     if identity:  # `I₂`, `np.eye(2)`: the identity matrix, as the prompts name it
         size = unicodedata.digit(identity.group(1) or identity.group(2))
@@ -110,7 +129,11 @@ class _Reader:
             rows = split_outside_brackets(inner, ";")
             if rows and not rows[-1].strip():
                 rows.pop()
-            return [self.items(row, nesting + 1) for row in rows]
+            # `[[1, 0]; [0, 1]]`: a row may keep its own brackets.
+            return [
+                self.items(row.strip()[1:-1] if _is_group(row.strip()) else row, nesting + 1)
+                for row in rows
+            ]
         if _top_level(inner, ","):
             parts = split_outside_brackets(inner, ",")
             if len(parts) > 1 and not parts[-1].strip():
@@ -131,6 +154,8 @@ class _Reader:
         percent = _PERCENT.fullmatch(text)
         if percent:  # `66%`, as a share: 0.66
             return self.entry(percent.group(1)) / 100
+        if _NOT_A_NUMBER.fullmatch(text):  # `[nan, nan]`: readable, and never a right entry
+            return math.nan
         if _PLAIN_NUMBER.fullmatch(text):
             value = float(text)
             if not math.isfinite(value):
@@ -145,6 +170,94 @@ class _Reader:
             raise AnswerError(
                 f"could not read this: entry {self.entries} (`{_clip(text)}`): {reason}"
             ) from None
+
+
+# `np.ones((2, 2))`, `np.zeros(3)`, `np.full((2, 2), 0.5)`: NumPy's arrays of one number.
+_CONSTANT_ARRAY = re.compile(
+    r"(?:(?:np|numpy)\s*\.\s*)?(ones|zeros|full)\s*\(\s*(?:\(\s*([1-8])\s*(?:,\s*([1-8])\s*)?,?\s*\)"
+    r"|([1-8]))\s*(?:,\s*([^(),]+?))?\s*\)"
+)
+# A list, or NumPy's array of one, times or over a number: `np.array([1, 2, 3]) / 6`.
+_LIST_THEN_NUMBER = re.compile(r"(.*[\])])\s*([*/])\s*([^\[\]]+)", re.DOTALL)
+_NUMBER_THEN_LIST = re.compile(
+    r"([^\[\]]+?)\s*\*\s*((?:(?:np|numpy)\s*\.\s*)?(?:array\s*\()?\[.*)", re.DOTALL
+)
+
+
+def _constant_array(match: re.Match[str]) -> Numbers:
+    from engine.checking.equivalence.expression import evaluate_number
+
+    kind, rows, columns, length, fill = match.groups()
+    if kind == "full":
+        if fill is None:
+            raise AnswerError("could not read this: np.full needs the number to fill with")
+        value = evaluate_number(fill)
+    elif fill is not None:
+        raise AnswerError("could not read this: np.ones and np.zeros take only a shape")
+    else:
+        value = 1.0 if kind == "ones" else 0.0
+    if length is not None:
+        return [value] * int(length)
+    if columns is None:
+        return [value] * int(rows)
+    return [[value] * int(columns) for _ in range(int(rows))]
+
+
+def _scaled_list(text: str) -> Numbers | None:
+    """The numbers of `list * c`, `list / c` or `c * list`; None when `text` is not one."""
+    import numpy as np
+
+    from engine.checking.equivalence.expression import evaluate_number
+
+    after = _LIST_THEN_NUMBER.fullmatch(text)
+    before = None if after else _NUMBER_THEN_LIST.fullmatch(text)
+    if after is None and before is None:
+        return None
+    if after is not None:
+        listed, sign, number = after.groups()
+    else:
+        assert before is not None
+        number, listed = before.groups()
+        sign = "*"
+    if "[" not in listed:
+        return None
+    try:
+        factor = evaluate_number(number)
+        numbers = np.asarray(parse_vector(listed), dtype=float)
+    except AnswerError:
+        return None
+    if sign == "/" and factor == 0:
+        raise AnswerError("could not read this: it divides by zero")
+    result = numbers / factor if sign == "/" else numbers * factor
+    values: Numbers = result.tolist()
+    return values
+
+
+def _latex_matrices(text: str) -> str:
+    """Each LaTeX matrix environment in `text` as a list of rows: `[[1, 0], [0, 1]]`."""
+    if "\\begin" not in text:
+        return text
+
+    def as_rows(match: re.Match[str]) -> str:
+        rows = [row for row in re.split(r"\\\\", match.group(2)) if row.strip()]
+        return "[" + ", ".join("[" + ", ".join(row.split("&")) + "]" for row in rows) + "]"
+
+    return _LATEX_MATRIX.sub(as_rows, text)
+
+
+def decimal_comma_reading(text: str) -> str | None:
+    """`text` read with the decimal comma: `[0,66; 0,24; 0,10]` or `[0,66, 0,24, 0,10]` as
+    `[0.66, 0.24, 0.10]`. Where the comma is the decimal point, a semicolon, or else a comma
+    followed by a space, separates the entries (and `[1; 1; 0]` is a list, not a column).
+    None when the text has neither a semicolon nor a comma between digits, or separates its
+    entries with bare commas only (`[0,0,1]`)."""
+    if ";" in text:  # `[1; 1; 0]` too: semicolons separate the entries of a list
+        return _DECIMAL_COMMA.sub(".", text).replace(";", ",")
+    if not _DECIMAL_COMMA.search(text):
+        return None
+    if re.search(r",\s", text):
+        return _DECIMAL_COMMA.sub(".", text)
+    return None
 
 
 def _is_group(text: str) -> bool:
@@ -273,7 +386,7 @@ def check_vector(
         square = target.ndim == 2 and target.shape[0] == target.shape[1] <= MAX_IDENTITY
         if square and _BARE_IDENTITY.fullmatch(links[-1]):
             links[-1] = f"I_{target.shape[0]}"  # `= I`: the identity of the size asked for
-        given = np.asarray(parse_vector(links[-1]), dtype=float)
+        given = _fitting_reading(links[-1], target)
     except AnswerError as error:
         return Verdict(correct=False, valid=False, feedback=str(error))
     shown = format_numbers(given)
@@ -306,6 +419,41 @@ def check_vector(
     )
 
 
+def _fitting_reading(text: str, target: Any) -> Any:
+    """The numbers of `text` as a reader fits them to the question: with the comma as the
+    separator (`[1,0;0,1]`, `[0,0,1]`), or else, when that reading cannot be read or has the
+    wrong shape, with the comma as the decimal point (`[0,66; 0,24; 0,10]`), if that fits."""
+    import numpy as np
+
+    try:
+        given = np.asarray(parse_vector(text), dtype=float)
+    except AnswerError:
+        given, failure = None, sys.exc_info()[1]
+    else:
+        if _fits(given, target):
+            return given
+        failure = None
+    other = decimal_comma_reading(text)
+    if other is not None:
+        try:
+            decimal = np.asarray(parse_vector(other), dtype=float)
+        except AnswerError:
+            decimal = None
+        if decimal is not None and _fits(decimal, target):
+            return decimal
+    if given is None:
+        assert failure is not None
+        raise failure
+    return given
+
+
+def _fits(given: Any, target: Any) -> bool:
+    return bool(
+        given.shape == target.shape
+        or (given.size == target.size and _squeezed(given) == _squeezed(target))
+    )
+
+
 @dataclass(frozen=True)
 class _Tolerance:
     abs_tol: float | None
@@ -331,6 +479,9 @@ class _Tolerance:
 def _links(answer: str) -> list[str]:
     """The links of a chain (`row 1 = [1, 1, 0]`, `≈ [0.09, 0.24, 0.67]`), the answer last."""
     check_size(answer, max_length=MAX_LENGTH, max_depth=MAX_DEPTH)
+    answer = plain_latex_layout(answer)
+    if _BARE_SEMICOLON_LIST.fullmatch(answer):  # `0,09; 0,24; 0,67`: a list, not statements
+        answer = f"[{answer.strip()}]"
     links = list(split_chain(_LABEL.sub("", answer, count=1), colon=False).links)
     if not links[-1].strip():
         return [answer]
@@ -396,6 +547,9 @@ def _feedback(given: Any, target: Any, right: Any, tolerance: _Tolerance) -> str
     named = []
     for index in wrong[:NAMED_ENTRIES]:
         value, aim = float(given[index]), float(target[index])
+        if math.isnan(value):
+            named.append(f"entry {_where(index)} is NaN, not a number")
+            continue
         side = "high" if value > aim else "low"
         named.append(f"entry {_where(index)} ({value:.4g}) is too {side}")
     if len(wrong) > NAMED_ENTRIES:
@@ -406,7 +560,11 @@ def _feedback(given: Any, target: Any, right: Any, tolerance: _Tolerance) -> str
     ratio = _common_ratio(given, target)
     if ratio is not None:
         parts.append(f"every entry is {ratio:.4g} times the right one; check the normalisation")
-    elif target.ndim >= 1 and np.allclose(target.sum(axis=-1), 1.0, atol=1e-6):
+    elif (
+        target.ndim >= 1
+        and np.allclose(target.sum(axis=-1), 1.0, atol=1e-6)
+        and bool(np.isfinite(given).all())
+    ):
         sums = given.sum(axis=-1)
         slack = max(tolerance.abs_tol or 0.0, float(np.max(tolerance.allowed(target))), 1e-6)
         if not np.allclose(sums, 1.0, atol=slack * target.shape[-1]):

@@ -150,6 +150,14 @@ class _NameTable:
     def resolve(self, tokens: list[Token]) -> list[Token]:
         """Replace every spelling by its canonical name and split run-together symbols."""
         out: list[Token] = []
+        # A learner who drops the underscore of one name (`pj` for p_j) drops it everywhere:
+        # then `pi` is p_i too, where the question has p_i (`2π` alone stays π).
+        habit = any(
+            t.kind == "name"
+            and not self.is_known(t.text)
+            and self.without_underscore(t.text) is not None
+            for t in tokens
+        )
         i = 0
         while i < len(tokens):
             for spelling, name in self.multi:
@@ -158,15 +166,19 @@ class _NameTable:
                     i += len(spelling)
                     break
             else:
-                out.extend(self._resolve_one(tokens[i]))
+                out.extend(self._resolve_one(tokens[i], habit))
                 i += 1
         return out
 
-    def _resolve_one(self, token: Token) -> list[Token]:
+    def _resolve_one(self, token: Token, habit: bool = False) -> list[Token]:
         if token.kind != "name":
             return [token]
         if token.text in self.single:
             return [Token("name", self.single[token.text])]
+        if habit or not self.is_known(token.text):
+            dropped = self.without_underscore(token.text)
+            if dropped is not None:  # `pj` for p_j
+                return [Token("name", dropped)]
         if self.is_known(token.text):
             return [token]
         if token.text in WORD_SPELLINGS:
@@ -182,6 +194,19 @@ class _NameTable:
                 return [Token("name", folded)]
             return [token]  # left for the safe parser to reject by name
         return [Token("name", self.single.get(part, part)) for part in parts]
+
+    def without_underscore(self, word: str) -> str | None:
+        """The one subscripted name of the question that `word` spells without its underscore
+        (`pj` -> p_j, `Tq` -> T_q); None when none or more than one does, or when `word` is a
+        function."""
+        if len(word) < 2 or "_" in word or word in FUNCTION_NAMES:
+            return None
+        found = {
+            self.single[f"{word[:cut]}_{word[cut:]}"]
+            for cut in range(1, len(word))
+            if f"{word[:cut]}_{word[cut:]}" in self.single
+        }
+        return found.pop() if len(found) == 1 else None
 
     def other_case(self, word: str) -> str | None:
         """The one canonical name that `word`, typed in another case, spells; None when no name

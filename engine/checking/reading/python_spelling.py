@@ -159,6 +159,8 @@ def _method(operand: str, name: str, args: list[str], result: Rewritten) -> str 
         return operand
     if name in {"sqrt", "exp", "log"} and not args:
         return f"{name}({operand})"
+    if name == "sum" and not args:  # `np.exp(s - m).sum()`: np.sum(np.exp(s - m))
+        return f"sum({operand})"
     return None
 
 

@@ -20,15 +20,27 @@ _OPERAND_BEFORE = r"(?<=[\w)\]])"
 _OPERAND_AFTER = r"(?=\s*[\w(√.])"
 _BINARY = [
     (re.compile(rf"{_OPERAND_BEFORE}\s+(?:divided\s+by|over)\s+{_OPERAND_AFTER}", re.I), " / "),
-    (re.compile(rf"{_OPERAND_BEFORE}\s+(?:times|multiplied\s+by)\s+{_OPERAND_AFTER}", re.I), " * "),
+    (
+        re.compile(
+            rf"{_OPERAND_BEFORE}\s+(?:times|multiply|multiplied\s+(?:by|with))\s+{_OPERAND_AFTER}",
+            re.I,
+        ),
+        " * ",
+    ),
     (re.compile(rf"{_OPERAND_BEFORE}\s+plus\s+{_OPERAND_AFTER}", re.I), " + "),
     (re.compile(rf"{_OPERAND_BEFORE}\s+minus\s+{_OPERAND_AFTER}", re.I), " - "),
     (re.compile(rf"{_OPERAND_BEFORE}\s+to\s+the\s+power(?:\s+of)?\s+{_OPERAND_AFTER}", re.I), "^"),
 ]
 _POWER_WORDS = re.compile(rf"{_OPERAND_BEFORE}\s+(squared|cubed)\b", re.I)
 _WORDS = re.compile(
-    r"\b(?:root|sqrt\s+of|over|divided|times|multiplied|plus|minus|power|squared|cubed)\b", re.I
+    r"\b(?:root|sqrt\s+of|over|divided|times|multiply|multiplied|plus|minus|power|squared|cubed"
+    r"|of)\b",
+    re.I,
 )
+# `softmax of Q K^T / √d_k, times V`: a function said in words takes what follows, up to a
+# comma or the end; `the sum over j of x_j` is Σ_j x_j.
+_FUNCTION_OF = re.compile(r"\b(softmax|exp|log|ln)\s+of\s+(?=[\w(√])", re.I)
+_SUM_OVER = re.compile(r"\b(?:the\s+)?sum\s+over\s+([A-Za-z])\s+of\s+(?=\S)", re.I)
 
 
 def read_spoken(text: str) -> str:
@@ -36,6 +48,23 @@ def read_spoken(text: str) -> str:
     if not _WORDS.search(text) or "\\" in text:  # LaTeX `\times` is the typography's
         return text
     text = _ROOT.sub("√", text)
+    text = _SUM_OVER.sub(r"sum_\1 ", text)
+    text = _function_of(text)
     for pattern, symbol in _BINARY:
         text = pattern.sub(symbol, text)
     return _POWER_WORDS.sub(lambda m: "^2" if m.group(1).lower() == "squared" else "^3", text)
+
+
+def _function_of(text: str) -> str:
+    """`softmax of A / B, times V` -> `softmax(A / B) times V`: the argument runs to the next
+    comma outside brackets, or to the end."""
+    match = _FUNCTION_OF.search(text)
+    if match is None:
+        return text
+    start, depth = match.end(), 0
+    for at in range(start, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[at], 0)
+        if depth == 0 and text[at] == ",":
+            inside, rest = text[start:at], text[at + 1 :]
+            return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
+    return f"{text[: match.start()]}{match.group(1)}({text[start:].strip()})"

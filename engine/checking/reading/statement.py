@@ -13,7 +13,8 @@ reader and judges the left side with `asked`.
 - A leading `≈`, `~` or `about` marks a rounded value; it is dropped.
 - A hedge or label before the answer (`i think`, `not sure but`, `answer:`), a hedge after it
   (`8, i think`) and a trailing question mark (`16?`) only say how sure the learner is; they
-  are dropped.
+  are dropped, as is the subject of an answer said as a sentence (`it is zero`, `the variance
+  is d_k`) and a comment after `#`, as Python writes one (`K.T  # the transpose`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ _HEDGE = re.compile(
     r"(?:\s+(?:it'?s|it\s+is)\b)?(?:\s*[:,])?(?=\s*+\S)\s*",
     re.IGNORECASE,
 )
+# `it is zero`, `the variance is d_k`, `the shape is T_q x T_k`: the answer said as a sentence
+# about the thing asked; the subject is a label.
+_SUBJECT = re.compile(
+    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is)\s+(?=\S)",
+    re.IGNORECASE,
+)
+# `softmax(...) V  # row-wise`: a comment after the answer, as Python writes one, is a remark.
+_COMMENT = re.compile(r"(?<=\S)\s+#.*[A-Za-z].*$", re.DOTALL)
 # `8 i think`, `(T_q, T_k), probably`: the same hedges after the answer.
 _TRAILING_HEDGE = re.compile(rf"(?<=\S)(?:\s*,)?\s+{_HEDGE_WORDS}\s*[.!?]*\s*$", re.IGNORECASE)
 # `22.6 approx`, `22.6.`: a rounding word or a full stop after the answer. A trailing comma is
@@ -98,8 +107,9 @@ class Chain:
 def split_chain(text: str, *, colon: bool = True) -> Chain:
     """The last statement of `text`, split into its links (see the module docstring)."""
     text = _LATEX_RELATION.sub(lambda m: _LATEX_RELATIONS[m.group(1)], text)
-    statement = _last_statement(text)
+    statement = _last_statement(_COMMENT.sub("", text, count=1))
     statement = _TRAILING_HEDGE.sub("", _HEDGE.sub("", statement, count=1), count=1).rstrip()
+    statement = _SUBJECT.sub("", statement, count=1)
     if statement.endswith("?") and statement.rstrip("?").strip():  # `16?`: a hedge too
         statement = statement.rstrip("?")
     statement = _APPROXIMATELY.sub("", statement, count=1)
@@ -150,9 +160,10 @@ def _prose_words(text: str) -> list[str]:
 
 
 def _last_statement(text: str) -> str:
-    parts, depth, start = [], 0, 0
+    parts, depth, start, counted = [], 0, 0, 0
     for match in _IMPLICATION.finditer(text):
-        depth = _depth(text[: match.start()])
+        depth += _depth(text[counted : match.start()])  # from the last match on: linear time
+        counted = match.start()
         if depth == 0:
             parts.append(text[start : match.start()])
             start = match.end()
@@ -199,6 +210,7 @@ def has_words(text: str, known: frozenset[str] = frozenset()) -> bool:
 _MATH_WORDS = frozenset(
     {"sqrt", "exp", "log", "ln", "sin", "cos", "tan", "softmax", "max", "min", "abs", "pi"}
     | {"inf", "frac", "cdot", "times", "top", "var", "std", "np", "math"}
+    | {"multiply", "multiplied", "divided", "over", "plus", "minus", "squared", "cubed"}
 )
 
 NUMBER_WORDS = {

@@ -17,14 +17,22 @@ from engine.checking.reading.safe_ast import MAX_DIGITS, MAX_EXPONENT, Vocabular
 from engine.errors import AnswerError
 
 
-def build(tree: ast.expr, vocabulary: Vocabulary) -> Any:
+def build(tree: ast.expr, vocabulary: Vocabulary, *, star_typed: bool = False) -> Any:
     """Build the SymPy expression (or tuple of them) for a tree that `parse_tree` accepted.
+
+    `star_typed` says that the learner typed `*` (not only juxtaposed factors): next to an `@`,
+    a typed `*` between two matrices is NumPy's entry-by-entry product.
 
     SymPy raises a wide variety of exceptions on odd input (and Python may overflow or recurse
     too deeply); for a learner they all mean the same thing, so they become one AnswerError.
     """
     try:
-        return SympyBuilder(vocabulary).build(tree)
+        builder = SympyBuilder(vocabulary)
+        # With `@` for matrix products, `*` is NumPy's entry-by-entry product.
+        builder.numpy_products = star_typed and any(
+            isinstance(node, ast.MatMult) for node in ast.walk(tree)
+        )
+        return builder.build(tree)
     except AnswerError:
         raise
     except (Exception, RecursionError, MemoryError):
@@ -39,6 +47,7 @@ class SympyBuilder:
 
         self.sympy = sympy
         self.vocabulary = vocabulary
+        self.numpy_products = False
 
     def build(self, node: ast.expr) -> Any:
         sympy = self.sympy
@@ -59,6 +68,13 @@ class SympyBuilder:
                 return left + right
             if isinstance(node.op, ast.Sub):
                 return left - right
+            if (
+                isinstance(node.op, ast.Mult)
+                and self.numpy_products
+                and not (left.is_commutative or right.is_commutative)
+            ):
+                # `softmax(Q @ K.T) * V` next to `@`: entry by entry, as NumPy multiplies.
+                return opaque_function("hadamard", matrix_valued=True)(left, right)
             if isinstance(node.op, ast.Mult | ast.MatMult):
                 return left * right  # noncommutative symbols keep their order in a product
             if isinstance(node.op, ast.Div):

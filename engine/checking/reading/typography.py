@@ -51,6 +51,7 @@ _SYMBOL_CHARS = {
     "ᵀ": TRANSPOSE_MARK, "ᵗ": TRANSPOSE_MARK, "⊺": TRANSPOSE_MARK, "⁄": "/", "∕": "/", "∞": "inf",
 }  # fmt: skip
 SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
+_PLAIN_SUBSCRIPTS = str.maketrans(SUBSCRIPTS)
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+", strict=True))
 
 _LATEX_WRAPPERS = {"operatorname", "mathrm", "text", "textrm", "mathbf", "mathit", "boldsymbol"}
@@ -74,10 +75,48 @@ _PERCENT_CONSTANT = re.compile(r"%(pi|e|i)(?![A-Za-z0-9_])")
 _PERCENTAGE = re.compile(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*%")
 
 
+# `$\\frac{a}{b}$`, `\\( ... \\)`: the delimiters of LaTeX maths around the whole answer.
+_MATH_DELIMITERS = re.compile(r"^\s*(?:\$\$?|\\[(\[])(.*?)(?:\$\$?|\\[)\]])\s*$", re.DOTALL)
+# `d₍k₎`, `T₍q₎`: a subscript in the subscript parentheses of Unicode, around plain letters.
+_SUBSCRIPT_GROUP = re.compile(r"₍([^₍₎()]{1,12})₎")
+
+
+# LaTeX's decimal comma `0{,}09`, its sizing of brackets `\left[ ... \right]` and its spaces
+# `\,` `\ `: how a list or a number is typeset, not what it says.
+_LATEX_DECIMAL_COMMA = re.compile(r"(?<=\d)\{,\}(?=\d)")
+_LATEX_SIZING_OR_SPACE = re.compile(
+    r"(?<!\\)\\(?:left|right|[bB]ig{1,2}[lr]?)(?![A-Za-z])\s*|(?<!\\)\\[,;:! ]"
+)
+
+
+def plain_latex_layout(text: str) -> str:
+    """`\\left[0{,}09;\\ 0{,}24\right]` -> `[0.09; 0.24]`: LaTeX's layout of a list or number
+    made plain; text without a backslash or `{,}` is returned unchanged."""
+    if "\\" not in text and "{,}" not in text:
+        return text
+    text = _LATEX_DECIMAL_COMMA.sub(".", without_math_delimiters(text))
+    return _LATEX_SIZING_OR_SPACE.sub(
+        lambda m: "" if m.group().strip("\\ ")[:1].isalpha() else " ", text
+    )
+
+
+def without_math_delimiters(text: str) -> str:
+    """The maths inside `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; other text unchanged."""
+    if "$" not in text and "\\" not in text:
+        return text
+    inside = _MATH_DELIMITERS.fullmatch(text)
+    return inside.group(1) if inside and inside.group(1).strip() else text
+
+
 def to_ascii(text: str) -> str:
     """Rewrite Unicode and LaTeX spellings; raises AnswerError for LaTeX it cannot read."""
+    text = without_math_delimiters(text)
+    if "{,}" in text:
+        text = _LATEX_DECIMAL_COMMA.sub(".", text)
     if "%" in text:
         text = _PERCENTAGE.sub(r"(\1/100)", _PERCENT_CONSTANT.sub(r" \1 ", text))
+    if "₍" in text:
+        text = _SUBSCRIPT_GROUP.sub(lambda m: "_" + m.group(1).translate(_PLAIN_SUBSCRIPTS), text)
     return _rewrite_latex(_rewrite_unicode(text))
 
 

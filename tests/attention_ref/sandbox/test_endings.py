@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import signal
+import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+import attention_ref.sandbox.processes as processes
 from attention_ref.sandbox import launch
 from attention_ref.sandbox.endings import describe_death, one_line
 
@@ -60,3 +62,21 @@ def test_a_workdir_that_cannot_be_prepared_is_removed(
     with pytest.raises(OSError, match="disk full"):
         launch.prepare_workdir(tmp_path / "mine.py", b"def attention(): pass\n")
     assert list(base.iterdir()) == []
+
+
+def test_the_cheap_list_is_killed_empty_before_the_one_scan_that_proves_none_is_left() -> None:
+    # The sandbox's cgroup lists its processes for a read of one file; a scan of every process
+    # made while the killed are still exiting would find them and have to be made again.
+    process = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    scans = []
+
+    def alive() -> list[int]:
+        return [] if process.poll() is not None else [process.pid]
+
+    def scan() -> list[int]:
+        scans.append(alive())
+        return scans[-1]
+
+    assert processes.kill_until_gone(scan, first=alive)
+    assert process.returncode == -signal.SIGKILL
+    assert scans == [[]]  # one scan, made once the listed process was gone

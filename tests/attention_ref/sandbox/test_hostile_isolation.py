@@ -230,3 +230,34 @@ def test_a_huge_sparse_submission_is_refused_by_its_size_without_reading_it(
         f"attnquiz: error: {source} is larger than 1 MB; submit the function alone"
     )
     assert int(peak) < 400_000  # kB: nothing like the 30 GB a whole read would hold
+
+
+_DESCRIPTORS = """import os
+import stat
+
+import numpy as np
+
+
+def attention(Q, K, V):
+    kinds = []
+    for fd in range(65536):
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            continue
+        kinds.append(1.0 if stat.S_ISSOCK(mode) else 2.0 if stat.S_ISFIFO(mode) else 3.0)
+    return np.array(kinds)
+"""
+
+
+def test_the_code_holds_no_descriptor_but_its_output_and_its_channel(tmp_path: Path) -> None:
+    # Each sandbox is forked from a template process (attention_ref/sandbox/template.py): its
+    # socket to the parent, and anything else it held, must not reach the submission.
+    source = tmp_path / "descriptors.py"
+    source.write_text(_DESCRIPTORS, encoding="utf-8")
+    outcome = run_submission(source)
+    (result,) = outcome.results
+    assert result.status == "ok", result.error
+    kinds = list(result.value)
+    assert kinds.count(1.0) == 1  # one socket: the sandbox's own channel
+    assert kinds.count(2.0) == 2  # two pipes: stdout and stderr

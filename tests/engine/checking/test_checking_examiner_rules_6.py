@@ -100,5 +100,7 @@ def test_a_list_where_one_number_is_asked_is_read_and_wrong(answer: str) -> None
 
 def test_an_equation_inside_a_factor_keeps_the_factor(set_15: QuestionSet) -> None:
     verdict = grade(set_15, "softmax-grad", "p_i (𝟙[i=j] - p_j)")
-    assert not verdict.correct  # the indicator is not read as a remark that drops the factor
-    assert "not equivalent" not in verdict.feedback
+    # The indicator of i = j is the Kronecker delta, and the factor p_i stays: not a remark.
+    assert verdict.correct and verdict.interpreted_as.startswith("p_i")
+    dropped = grade(set_15, "softmax-grad", "𝟙[i=j] - p_j")
+    assert dropped.valid and not dropped.correct

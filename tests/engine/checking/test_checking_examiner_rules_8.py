@@ -78,7 +78,8 @@ def test_the_axis_of_a_softmax_may_be_its_second_argument() -> None:
         ("2,048", 2048.0, True),
         ("1,048,576 bytes", 1.0, True),  # in MiB
         ("22,6", 22.6, True),  # a decimal comma is not a thousands separator
-        ("0,245", 0.245, False),  # nor is a list of two numbers one number
+        ("0,245", 0.245, True),  # no grouping of thousands starts with 0: a decimal comma
+        ("0, 245", 0.245, False),  # a list of two numbers is not one number
     ],
 )
 def test_digits_grouped_in_thousands_by_commas_are_one_number(

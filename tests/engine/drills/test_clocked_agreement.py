@@ -1,7 +1,7 @@
 """How often the clocked drills of set 15 agree with a fair examiner, over answers as typed.
 
-`cases/timed-15.tsv` answers the timed memorization drill (part, question, answer), and
-`cases/rapid-15.tsv` the rapid-fire shapes drill (template, the round's dimension values,
+`cases/timed-15*.tsv` answer the timed memorization drill (part, question, answer), and
+`cases/rapid-15*.tsv` the rapid-fire shapes drill (template, the round's dimension values,
 answer); each row carries the verdict a careful human grader gives: `correct`, `wrong` (readable,
 not right) or `unreadable` (not graded: the learner types again). Every answer is graded as the
 drill grades it, through the warm bounded checker (the timed drill's code answers in the
@@ -60,10 +60,15 @@ def rapid_grader(store: Path) -> Callable[[Row], QuestionCheck]:
     return grade
 
 
-@pytest.mark.slow  # the timed table runs code in the sandbox; both go through the worker
-@pytest.mark.parametrize(
-    ("table", "grader"), [("timed-15", timed_grader), ("rapid-15", rapid_grader)]
-)
+# every table of a drill is read: `timed-15*.tsv` (timed-15, a held-out batch ...), `rapid-15*.tsv`
+TABLES = [
+    *((path.stem, timed_grader) for path in sorted(CASES.glob("timed-15*.tsv"))),
+    *((path.stem, rapid_grader) for path in sorted(CASES.glob("rapid-15*.tsv"))),
+]
+
+
+@pytest.mark.slow  # the timed tables run code in the sandbox; all go through the worker
+@pytest.mark.parametrize(("table", "grader"), TABLES)
 def test_the_clocked_drills_agree_with_a_fair_examiner(
     store_home: Path, table: str, grader: Callable[[Path], Callable[[Row], QuestionCheck]]
 ) -> None:
