@@ -87,8 +87,8 @@ def time_submission(
     sizes: list[dict[str, Any]] = []
     stopped = "every size of the ladder was timed"
     wrong_output = False
-    started = time.perf_counter()
-    rng = np.random.default_rng(seed)
+    fresh = _submission_inputs(target, plan, seed)
+    started = fresh.clock()  # the time spent drawing inputs is not part of the budget
     say("timing: starting your code and the references in their sandboxes")
     with (
         Sandbox(path, function, limits) as mine,
@@ -98,17 +98,17 @@ def time_submission(
         boxes = {"mine": mine, "ref": ref, **({KERNEL: kernel} if kernel is not None else {})}
         timed = TimingBoxes(boxes, notes, say, min_samples=min_samples, size_budget_s=size_budget_s)
         for t in ladder:
-            left = budget_s - (time.perf_counter() - started)
+            left = budget_s - (fresh.clock() - started)
             if left <= 0:
                 stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
                 break
             try:
-                row = _time_size(timed, plan, target, t, rng, left, machine)
+                row = _time_size(timed, plan, target, t, fresh, left, machine)
             except StopLadder as stop:
                 stopped, wrong_output = str(stop), stop.wrong
                 break
             sizes.append(row)
-            spent = time.perf_counter() - started
+            spent = fresh.clock() - started
             # The next size costs about 4-8 times this one (T² scores, T² d products).
             estimate = 6 * (row["median_s"] + row["numpy_s"]) * (WARMUP + min_samples)
             if t != ladder[-1] and estimate > budget_s - spent:
@@ -180,46 +180,147 @@ def _time_size(
     plan: CallPlan,
     target: str,
     t: int,
-    rng: np.random.Generator,
+    fresh: FreshInputs,
     left: float,
     machine: Machine,
 ) -> dict[str, Any]:
-    args = _inputs(target, plan, t, rng)
     # Code that masks the future by itself (causal_attention) is timed against causal references.
-    causal = plan.found.causal_by_name
-    extra = {"causal": True} if causal else {}
-    expected = np.asarray(
-        reference.attention(*args, causal=causal)
-        if target == "attention"
-        else reference.stable_softmax(args[0])
-    )
-
-    wanted: dict[str, np.ndarray] = {}  # what each box's last call must return
+    extra = {"causal": True} if plan.found.causal_by_name else {}
 
     def call(who: str) -> CallResult:
-        fresh, wanted[who] = _fresh_inputs(target, args, expected, rng)
+        args = fresh.for_call(who, t)
         if who == "mine":
-            return _call_mine(timed.boxes[who], plan, fresh)
-        return timed.boxes[who].call(*fresh, **extra)
+            return _call_mine(timed.boxes[who], plan, args)
+        return timed.boxes[who].call(*args, **extra)
 
-    times = timed.sample(t, left, call, lambda result, who: _check(result, wanted[who], t, who))
+    times = timed.sample(t, left, call, lambda result, who: fresh.check(result, who), fresh.clock)
     return _row(target, t, times["mine"], times["ref"], times.get(KERNEL), machine)
 
 
-def _fresh_inputs(
-    target: str, args: tuple[Any, ...], expected: np.ndarray, rng: np.random.Generator
-) -> tuple[tuple[Any, ...], np.ndarray]:
-    """Inputs no call has had before, of the same cost, with their exact output: code that
-    replays an output it kept (by the inputs' bytes or shape) would otherwise be timed as a
-    lookup. Each is one cheap exact transform of the size's input set, so no reference runs
-    again: softmax's columns permuted permute its output's; a vector c added to every row of V
-    adds c to every output row, since each row of attention weights sums to 1 (masked or not)."""
-    if target == "softmax":
-        order = rng.permutation(args[0].shape[-1])
-        return (args[0][..., order],), expected[..., order]
-    q, k, v = args
-    shift = rng.normal(size=v.shape[-1]).astype(v.dtype)
-    return (q, k, v + shift), expected + shift
+def _submission_inputs(target: str, plan: CallPlan, seed: int) -> FreshInputs:
+    """Fresh inputs of the sizes asked, the truth by the NumPy reference."""
+    causal = plan.found.causal_by_name
+
+    def truth(args: tuple[Any, ...]) -> np.ndarray:
+        return np.asarray(
+            reference.attention(*args, causal=causal)
+            if target == "attention"
+            else reference.stable_softmax(args[0])
+        )
+
+    def draw(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
+        return _inputs(target, plan, t, rng)
+
+    return FreshInputs(draw, truth, _check, np.random.default_rng(seed))
+
+
+Draw = Callable[[np.random.Generator, int], tuple[Any, ...]]
+Compare = Callable[[CallResult, Any, int, str], None]
+REFERENCE = "ref"  # the box that runs the trusted reference
+
+
+class FreshInputs:
+    """Inputs for each call of a timing run that no box has had before, and the check of every
+    output against the truth for its own inputs.
+
+    Code that kept an output (by its inputs' bytes or shapes) and replays it would otherwise be
+    timed as a lookup; and an input set varied by a cheap transform whose effect on the output
+    is known (V + c shifts each output row by c) lets code undo the transform on what it kept.
+    So every set is drawn afresh (`draw(rng, t)`). One set is shared by the boxes of a round
+    (like with like: each gets the same inputs), and a new one is drawn as soon as a box would
+    get a set for the second time.
+
+    The truth for a set is what the reference box returns for it: that box runs the trusted
+    reference on every set anyway, so the parent computes nothing per round. An output that
+    arrives before the reference's (the order is shuffled each round) waits for it. The
+    reference itself is checked once per size, on that size's first set, against `truth(args)`
+    computed here: a difference there is a bug in attnquiz. `compare(result, truth, t, who)`
+    raises StopLadder; `clock` is the wall clock less the time spent drawing and computing."""
+
+    def __init__(
+        self,
+        draw: Draw,
+        truth: Callable[[tuple[Any, ...]], Any],
+        compare: Compare,
+        rng: np.random.Generator,
+    ) -> None:
+        self.draw = draw
+        self.truth = truth
+        self.compare = compare
+        self.rng = rng
+        self.spent = 0.0
+        self._size = -1
+        self._set = 0  # the number of the current set
+        self._first = 0  # the number of this size's first set
+        self._args: tuple[Any, ...] = ()
+        self._given: dict[str, int] = {}  # the set each box was last given
+        self._said: dict[int, Any] = {}  # the reference's output for a set
+        self._waiting: dict[int, list[tuple[str, CallResult]]] = {}
+        self._failed: dict[str, StopLadder] = {}  # found late, raised at the box's next check
+
+    def clock(self) -> float:
+        return time.perf_counter() - self.spent
+
+    def for_call(self, who: str, t: int) -> tuple[Any, ...]:
+        """The arguments for `who`'s next call at size `t`."""
+        if t != self._size or self._given.get(who) == self._set:
+            started = time.perf_counter()
+            self._args = self.draw(self.rng, t)
+            self.spent += time.perf_counter() - started
+            self._set += 1
+            if t != self._size:
+                self._size, self._first = t, self._set
+            self._said = {n: v for n, v in self._said.items() if n == self._set - 1}
+        self._given[who] = self._set
+        return self._args
+
+    def check(self, result: CallResult, who: str) -> None:
+        """Check `who`'s output for the set it was last given (see the class)."""
+        t, number = self._size, self._given[who]
+        if who in self._failed:
+            raise self._failed.pop(who)
+        if result.status != "ok" or result.seconds is None:
+            self.compare(result, None, t, who)  # raises: it ended without an output
+        if who != REFERENCE:
+            if number in self._said:
+                self.compare(result, self._said[number], t, who)
+            else:
+                self._waiting.setdefault(number, []).append((who, result))
+            return
+        if number == self._first:
+            started = time.perf_counter()
+            truth = self.truth(self._args)
+            self.spent += time.perf_counter() - started
+            self.compare(result, truth, t, who)
+        said = result.value
+        said = tuple(np.asarray(v) for v in said) if isinstance(said, tuple) else np.asarray(said)
+        self._said[number] = said
+        for other, other_result in self._waiting.pop(number, []):
+            try:
+                self.compare(other_result, said, t, other)
+            except StopLadder as stop:
+                if other != KERNEL:
+                    raise
+                self._failed[other] = stop  # the kernel is optional: dropped at its next call
+
+
+# How much more CPU time than its timed calls took `mine` may use before the ladder stops: the
+# clock ticks of /proc (1/100 s per reading and process) and a little work after each reply.
+CPU_SLACK_S = 0.05
+CPU_SLACK_SHARE = 0.1
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime + cutime + cstime of /proc/PID/stat, in seconds (0 once it is gone)."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        ticks = sum(int(n) for n in fields[11:15])
+    except (OSError, ValueError):
+        return 0.0
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class TimingBoxes:
@@ -228,8 +329,11 @@ class TimingBoxes:
     exercises alike.
 
     Once warm, the learner's code (`mine`) may have no more processes than when its sandbox
-    started: one it left running stops the ladder, since it would slow the others down and skew
-    the figures. A kernel that fails is left out with a note in `notes`, and out of `boxes`, so
+    started, after the warm-up calls and after the timed ones: one it left running stops the
+    ladder, since it would slow the others down and skew the figures. Nor may it use more CPU
+    time than its timed calls took: on its one core, only code that ran between its calls
+    (a thread or a process computing while the others are timed) or on more cores than it was
+    given does. A kernel that fails is left out with a note in `notes`, and out of `boxes`, so
     that the later sizes do not time it either."""
 
     def __init__(
@@ -255,10 +359,17 @@ class TimingBoxes:
         left: float,
         call: Callable[[str], CallResult],
         check: Callable[[CallResult, str], None],
+        clock: Callable[[], float] = time.perf_counter,
     ) -> dict[str, list[float]]:
         """Seconds per call of every box at size `t` (`sample_interleaved`, within `left`
-        seconds of the run's budget)."""
-        return sample_interleaved(
+        seconds of the run's budget, as `clock` counts them)."""
+        warm: list[float] = []  # the CPU time `mine` had used once warm
+
+        def warmed() -> None:
+            self._no_processes_left(t)
+            warm.append(self._cpu_of_mine())
+
+        times = sample_interleaved(
             list(self.boxes),
             call,
             check,
@@ -267,9 +378,24 @@ class TimingBoxes:
             self.say,
             min_samples=self.min_samples,
             size_budget_s=self.size_budget_s,
-            after_warmup=lambda: self._no_processes_left(t),
+            after_warmup=warmed,
             optional=self._leave_out,
+            clock=clock,
         )
+        self._no_processes_left(t)
+        used, took = self._cpu_of_mine() - warm[0], sum(times["mine"])
+        if used - took > CPU_SLACK_S + CPU_SLACK_SHARE * took:
+            raise StopLadder(
+                f"stopped at T = {t}: your code used more CPU time than its calls took "
+                f"({used:.2f} s in {took:.2f} s): it ran between its calls or on more than one "
+                "core, which would slow the reference down and skew the figures"
+            )
+        return times
+
+    def _cpu_of_mine(self) -> float:
+        """CPU seconds used so far by the processes of `mine` (every thread of each, and the
+        children each has waited for)."""
+        return sum(_cpu_seconds(pid) for pid in sandbox_processes(self.boxes["mine"]))
 
     def _no_processes_left(self, t: int) -> None:
         if len(sandbox_processes(self.boxes["mine"])) > self.baseline:
@@ -296,10 +422,12 @@ def sample_interleaved(
     size_budget_s: float = SIZE_BUDGET_S,
     after_warmup: Callable[[], None] | None = None,
     optional: Callable[[str, str], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, list[float]]:
     """Seconds per call of each of `whos` at one size: warm-up calls first (not counted), then
     rounds in a fresh order, until `min_samples` are in and the size's budget is spent. Every
-    result goes through `check`, which raises StopLadder to end the ladder.
+    result goes through `check`, which raises StopLadder to end the ladder. `clock` measures the
+    budget: one that stops while the caller prepares inputs leaves that work out of it.
 
     The Numba kernel is a comparison, not part of the verdict: when `optional` is given, a
     failure of the kernel (a time-out while a busy machine loads it, say) drops it from this
@@ -327,21 +455,21 @@ def sample_interleaved(
         after_warmup()
     times = {who: [] for who in whos}
     shuffle = random.Random(t)
-    last = ""
-    size_started = time.perf_counter()
+    size_started = clock()
     while len(times[whos[0]]) < max_samples:
-        elapsed = time.perf_counter() - size_started
+        elapsed = clock() - size_started
         if len(times[whos[0]]) >= min_samples and (elapsed > min(size_budget_s, left)):
             break
         if elapsed > left and times[whos[0]]:
             break
-        # A fresh order each round, never the same process twice in a row: on one core, a
-        # process that runs right after itself finds its data still in the cache.
+        # A fresh order each round, so that each process comes first as often as the others:
+        # the first call of a round follows the drawing of its new inputs (FreshInputs), which
+        # slows that call down (measured: 0.6-0.8 for identical code always called second,
+        # 1.1-1.3 first, where a fixed order such as "never the same process twice in a row"
+        # gives with two processes). A process may run last in one round and first in the next:
+        # on other inputs.
         order = list(whos)
         shuffle.shuffle(order)
-        if order[0] == last:
-            order.append(order.pop(0))
-        last = order[-1]
         for who in order:
             if who not in whos:  # dropped earlier in this round
                 continue

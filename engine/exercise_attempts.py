@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 
 from engine.cards.exercise import ExerciseItem
+from engine.errors import UsageError
+from engine.paths import expand_home
 from engine.submission_file import UnreadableSubmission, read_submission
 from engine.verdict import Verdict
 
@@ -43,10 +45,10 @@ def grade_attempt(item: ExerciseItem, answer: str) -> Verdict:
         return Verdict(
             correct=False, valid=False, feedback=f"type the path of your file with {item.signature}"
         )
-    path = Path(text).expanduser()
     try:
+        path = expand_home(Path(text))
         source = read_submission(path)
-    except UnreadableSubmission as error:
+    except (UnreadableSubmission, UsageError) as error:
         return Verdict(
             correct=False,
             valid=False,

@@ -10,13 +10,27 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
 
 
+def expand_home(path: Path) -> Path:
+    """`path` with a leading `~` or `~user` replaced by that home folder; a home that cannot be
+    found (no such user, no $HOME) is a UsageError that names the path."""
+    try:
+        return path.expanduser()
+    except RuntimeError:
+        from engine.errors import UsageError
+
+        home = str(path).split("/", 1)[0]
+        raise UsageError(
+            f"cannot find the home folder {home} of the path {str(path)!r}: write the path in full"
+        ) from None
+
+
 def store_dir(option: Path | None = None) -> Path:
     """`--data-dir`, else `$ATTNQUIZ_HOME`, else the platform's user data folder."""
     if option is not None:
-        return option.expanduser()
+        return expand_home(option)
     env = os.environ.get("ATTNQUIZ_HOME")
     if env:
-        return Path(env).expanduser()
+        return expand_home(Path(env))
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("attnquiz", appauthor=False))

@@ -33,6 +33,9 @@ class ExerciseCase:
 
 
 Builder = Callable[[np.random.Generator], list[ExerciseCase]]
+# Hundreds of rows: code right only on the short cases (a fast path for long sequences that is
+# wrong) fails here, even when it is not timed (an exercise card in a session, `--no-time`).
+LONG_ABOUT = "hundreds of queries and keys (T_q = 200, T_k = 300), as in real sequences"
 
 
 def _normal(rng: np.random.Generator, *shape: int, scale: float = 1.0) -> Array:
@@ -90,6 +93,12 @@ def softmax_cases(rng: np.random.Generator) -> list[ExerciseCase]:
             rtol=1e-4,
             atol=1e-6,
         ),
+        _expect(
+            "long",
+            "rows of a 200 × 300 matrix: long rows",
+            solutions.softmax,
+            _normal(rng, 200, 300),
+        ),
     ]
 
 
@@ -138,6 +147,7 @@ def attention_cases(rng: np.random.Generator) -> list[ExerciseCase]:
         _expect(
             "float32", "float32 inputs", solutions.attention, q32, k32, v32, rtol=1e-4, atol=1e-5
         ),
+        _expect("long", LONG_ABOUT, solutions.attention, *_qkv(rng, 200, 300, 32, 16)),
     ]
 
 
@@ -162,6 +172,7 @@ def causal_cases(rng: np.random.Generator) -> list[ExerciseCase]:
             solutions.causal_attention,
             *_large_scores(rng, 5, 5, 8, 3),
         ),
+        _expect("long", LONG_ABOUT, solutions.causal_attention, *_qkv(rng, 200, 300, 16, 8)),
     ]
 
 
@@ -196,6 +207,12 @@ def mha_cases(rng: np.random.Generator) -> list[ExerciseCase]:
             solutions.multi_head_attention,
             *_mha_args(rng, 6, 16, 8),
         ),
+        _expect(
+            "long",
+            "T = 200, d_model = 32, 4 heads",
+            solutions.multi_head_attention,
+            *_mha_args(rng, 200, 32, 4),
+        ),
     ]
 
 
@@ -217,6 +234,7 @@ def backward_cases(rng: np.random.Generator) -> list[ExerciseCase]:
             *args(5, 5, 4, 4),
         ),
         _expect("one-query", "a single query row", solutions.attention_backward, *args(1, 4, 3, 2)),
+        _expect("long", LONG_ABOUT, solutions.attention_backward, *args(200, 300, 16, 8)),
     ]
 
 

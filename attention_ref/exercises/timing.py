@@ -5,13 +5,18 @@ in the same kind of sandboxed process (the same appended caller, one thread, one
 with the same inputs, interleaved in a fresh order each round after warm-up calls that are not
 counted; every timed output is checked. Where a fast kernel computes the same thing (attention
 and causal attention) it is timed beside them in a third sandbox.
+
+No box is ever called twice with the same inputs (`attention_ref.timing.FreshInputs`): each
+round's inputs are drawn afresh, and every output is checked against the reference solution's
+for the same inputs (itself checked against `solutions` once per size). For multi-head attention
+and the backward pass no cheap exact transform of one input set would do: the backward pass
+does not even change when V is shifted.
 """
 
 from __future__ import annotations
 
 import statistics
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +30,8 @@ from attention_ref.sandbox import CallResult, Limits, Sandbox
 from attention_ref.sandbox.results import NotAnArray, as_returned
 from attention_ref.timing import (
     KERNEL,
+    Draw,
+    FreshInputs,
     StopLadder,
     TimingBoxes,
     compiled_kernel,
@@ -38,52 +45,35 @@ SIZE_BUDGET_S = 2.0
 TOTAL_BUDGET_S = 20.0
 D = 64
 Progress = Callable[[str], None]
-Inputs = Callable[[np.random.Generator, int], tuple[tuple[Any, ...], Any]]
 
 
 def _qkv(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
     return tuple(rng.normal(size=(t, D)) for _ in range(3))
 
 
-def _softmax(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    x = rng.normal(size=(t, t))
-    return (x,), solutions.softmax(x)
+def _one_square(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
+    return (rng.normal(size=(t, t)),)
 
 
-def _attention(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = _qkv(rng, t)
-    return args, solutions.attention(*args)
-
-
-def _causal(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = _qkv(rng, t)
-    return args, solutions.causal_attention(*args)
-
-
-def _mha(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
+def _mha(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
     d_model = 4 * D
     weights = [rng.normal(size=(d_model, d_model)) / np.sqrt(d_model) for _ in range(4)]
-    args = (rng.normal(size=(t, d_model)), *weights, 4)
-    return args, solutions.multi_head_attention(*args)
+    return (rng.normal(size=(t, d_model)), *weights, 4)
 
 
-def _backward(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = (*_qkv(rng, t), rng.normal(size=(t, D)))
-    return args, solutions.attention_backward(*args)
+def _backward(rng: np.random.Generator, t: int) -> tuple[Any, ...]:
+    return (*_qkv(rng, t), rng.normal(size=(t, D)))
 
 
-def _tiled(rng: np.random.Generator, t: int) -> tuple[tuple[Any, ...], Any]:
-    args = _qkv(rng, t)
-    return args, solutions.tiled_attention(*args)
-
-
-INPUTS: dict[str, Inputs] = {
-    "stable-softmax": _softmax,
-    "attention": _attention,
-    "causal-attention": _causal,
-    "multi-head-attention": _mha,
-    "attention-backward": _backward,
-    "tiled-attention": _tiled,
+# Each battery's timing inputs: how they are drawn, and the trusted solution that gives their
+# output (here once per size, to check the reference solution's sandbox; see FreshInputs).
+INPUTS: dict[str, tuple[Draw, Callable[..., Any]]] = {
+    "stable-softmax": (_one_square, solutions.softmax),
+    "attention": (_qkv, solutions.attention),
+    "causal-attention": (_qkv, solutions.causal_attention),
+    "multi-head-attention": (_mha, solutions.multi_head_attention),
+    "attention-backward": (_backward, solutions.attention_backward),
+    "tiled-attention": (_qkv, solutions.tiled_attention),
 }
 # Exercises the Numba kernel also computes (square inputs: both causal alignments agree).
 KERNEL_CALLS: dict[str, dict[str, bool]] = {
@@ -146,16 +136,17 @@ def time_exercise(
                 boxes, notes, say, min_samples=min_samples, size_budget_s=size_budget_s
             )
             # The budget is for sampling: starting the sandboxes (and a kernel that has to be
-            # compiled on a busy machine) does not use it up.
-            started = time.perf_counter()
+            # compiled on a busy machine) does not use it up, nor does drawing inputs.
+            draw, solution = inputs
+            fresh = FreshInputs(draw, lambda args: solution(*args), _check, rng)
+            started = fresh.clock()
             for t in ladder:
-                left = budget_s - (time.perf_counter() - started)
+                left = budget_s - (fresh.clock() - started)
                 if left <= 0 and sizes:  # the first size is always timed
                     stopped = f"the time budget ({budget_s:g} s) ran out before T = {t}"
                     break
-                args, expected = inputs(rng, t)
                 try:
-                    sizes.append(_time_size(timed, battery, args, expected, t, left))
+                    sizes.append(_time_size(timed, battery, fresh, t, left))
                 except StopLadder as stop:
                     stopped, wrong = str(stop), stop.wrong
                     break
@@ -178,17 +169,17 @@ def time_exercise(
 def _time_size(
     timed: TimingBoxes,
     battery: str,
-    args: tuple[Any, ...],
-    expected: Any,
+    fresh: FreshInputs,
     t: int,
     left: float,
 ) -> dict[str, Any]:
     def call(who: str) -> CallResult:
+        args = fresh.for_call(who, t)
         if who == KERNEL:
             return timed.boxes[who].call(*args, **KERNEL_CALLS[battery])
         return timed.boxes[who].call(*args)
 
-    times = timed.sample(t, left, call, lambda result, who: _check(result, expected, t, who))
+    times = timed.sample(t, left, call, lambda result, who: fresh.check(result, who), fresh.clock)
     mine = times["mine"]
     return {
         "T": t,

@@ -156,7 +156,10 @@ def default_protected(source: Path) -> list[str]:
 
     paths = [Path.home(), Path(user_data_dir("attnquiz", appauthor=False)), source.parent]
     if os.environ.get("ATTNQUIZ_HOME"):
-        paths.append(Path(os.environ["ATTNQUIZ_HOME"]).expanduser())
+        store = Path(os.environ["ATTNQUIZ_HOME"])
+        with contextlib.suppress(RuntimeError):  # `~user` of no known user: a path under cwd
+            store = store.expanduser()
+        paths.append(store)
     paths.append(Path.cwd())
     return [str(p.resolve()) for p in paths]
 

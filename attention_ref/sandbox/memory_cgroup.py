@@ -53,6 +53,28 @@ class MemoryCgroup:
             return fields["oom_kill"] > 0
         return _number(self.path / "memory.failcnt") > 0
 
+    def peak_meter(self) -> GroupPeak | None:
+        """The group's peak usage set back to its usage now, to be read after a call: what all
+        its processes held at once (a child the call forks, files in memory); None where the
+        kernel cannot reset it (cgroup v2 before Linux 6.12)."""
+        if self.version == 1:
+            try:
+                (self.path / "memory.max_usage_in_bytes").write_text("0\n")
+            except OSError:
+                return None
+            return GroupPeak(_number(self.path / "memory.usage_in_bytes"), self.path, None)
+        try:
+            # v2: a write resets the peak as read through the same open file.
+            fd = os.open(self.path / "memory.peak", os.O_RDWR)
+        except OSError:
+            return None
+        try:
+            os.write(fd, b"reset\n")
+        except OSError:
+            os.close(fd)
+            return None
+        return GroupPeak(_number(self.path / "memory.current"), self.path, fd)
+
     def describe(self) -> str:
         knob = "memory.max" if self.version == 2 else "memory.limit_in_bytes"
         return (
@@ -76,6 +98,32 @@ class MemoryCgroup:
                 if time.monotonic() > stop:
                     return
                 time.sleep(0.01)
+
+
+@dataclass
+class GroupPeak:
+    """A memory cgroup's usage when its peak was reset, and how to read the peak since."""
+
+    baseline: int
+    path: Path
+    fd: int | None  # cgroup v2: the open memory.peak the reset was written to
+
+    def growth(self) -> int | None:
+        """Bytes the group's peak rose above its usage at the reset (None: unreadable)."""
+        try:
+            if self.fd is None:
+                peak = int((self.path / "memory.max_usage_in_bytes").read_text().strip())
+            else:
+                os.lseek(self.fd, 0, os.SEEK_SET)
+                peak = int(os.read(self.fd, 64).strip())
+        except (OSError, ValueError):
+            return None
+        return max(peak - self.baseline, 0)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def _fields(path: Path) -> dict[str, int]:

@@ -5,7 +5,9 @@ The submission runs in the same process as the harness and can change anything i
 process's resident high-water mark (`VmHWM` in /proc/PID/status); writing 5 to
 /proc/PID/clear_refs sets it back to the resident size of the moment. The parent does both
 around a call: the growth of the mark is what the call held at once, whatever allocated it
-(NumPy, Numba's runtime, ctypes). Memory held by processes the call starts is not counted.
+(NumPy, Numba's runtime, ctypes). Memory held by processes the call starts is counted by the
+sandbox's memory cgroup, whose peak the parent resets and reads around the call too where the
+kernel allows (`MemoryCgroup.peak_meter`); the call's figure is the larger of the two.
 """
 
 from __future__ import annotations

@@ -160,6 +160,21 @@ class Sandbox:
         request = protocol.encode_frame(self._token, self._seq, header, views)
         meter = self._peak if measure_peak else None
         baseline = meter.reset() if meter is not None else None
+        # What the call's processes held together (a child it forks): the memory cgroup's.
+        group = self._cgroup.peak_meter() if measure_peak and self._cgroup else None
+        try:
+            return self._call(request, meter, baseline, group)
+        finally:
+            if group is not None:
+                group.close()
+
+    def _call(
+        self,
+        request: list[protocol.Buffer],
+        meter: PeakMemory | None,
+        baseline: int | None,
+        group: memory_cgroup.GroupPeak | None,
+    ) -> CallResult:
         start = time.monotonic()
         try:
             frame = self._exchange(request, start + self.limits.seconds_per_call)
@@ -175,8 +190,13 @@ class Sandbox:
             return self._fatal("error", self._interference(error), None)
         seconds = time.monotonic() - start
         result = self._result(frame, seconds)
-        if meter is not None and result.status == "ok":
-            return replace(result, peak_bytes=meter.growth_since(baseline))
+        if (meter is not None or group is not None) and result.status == "ok":
+            peaks = [
+                meter.growth_since(baseline) if meter is not None else None,
+                group.growth() if group is not None else None,
+            ]
+            known = [peak for peak in peaks if peak is not None]
+            return replace(result, peak_bytes=max(known) if known else None)
         return result
 
     def report(self) -> SandboxReport:

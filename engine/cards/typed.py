@@ -22,7 +22,7 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
-from engine.errors import AnswerError
+from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
 SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
@@ -240,7 +240,7 @@ class NumberItem(TypedItem):
             return offered
         from engine.checking import check_number
 
-        verdict = check_number(answer, self.expected_value(), **self._how_close())
+        verdict = check_number(answer, self._authors_value(self.answer), **self._how_close())
         if verdict.correct or not verdict.valid:
             return verdict
         for mistake in self.mistakes:
@@ -248,11 +248,23 @@ class NumberItem(TypedItem):
                 return replace(verdict, feedback=mistake.message)
         return verdict
 
+    def _authors_value(self, text: str | float, what: str = "answer") -> float:
+        """The value of the bank's answer or of one of its mistakes; one it cannot work out is
+        the bank's fault (BankError), never reported as the learner's answer being unreadable."""
+        try:
+            if isinstance(text, str):
+                from engine.checking import evaluate_number
+
+                return evaluate_number(text, aliases=self.symbols)
+            return float(text)
+        except (AnswerError, ValueError) as exc:
+            raise BankError([f"item {self.id!r}: {what} {text!r} is not a number: {exc}"]) from None
+
     def _close(self, answer: str, other: str) -> bool:
         """Is `answer` within this item's tolerance of the value of `other`?"""
-        from engine.checking import check_number, evaluate_number
+        from engine.checking import check_number
 
-        value = evaluate_number(other, aliases=self.symbols)
+        value = self._authors_value(other, "the mistake")
         return check_number(answer, value, **self._how_close()).correct
 
     def _how_close(self) -> dict[str, Any]:
@@ -287,6 +299,8 @@ class NumberItem(TypedItem):
                     self._close(mistake.answer, mistake.answer)
             except (AnswerError, ValueError) as exc:
                 problems.append(f"the mistake {mistake.answer!r} is not a number: {exc}")
+            except BankError as exc:  # lint names the item itself
+                problems.append(str(exc).removeprefix(f"item {self.id!r}: "))
         return problems
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 from engine.clock import make_clock
 from engine.commands.context import load
 from engine.exit_codes import EXIT_OK
+from engine.paths import expand_home
 
 
 def run_export(set_name: str, anki: Path, with_schedule: bool, data_dir: Path | None) -> int:
     from engine.export.anki import check_target, export_anki
 
     now = make_clock()()
-    target = check_target(anki.expanduser())  # before the slow part: a bad path fails at once
+    target = check_target(expand_home(anki))  # before the slow part: a bad path fails at once
     folder, qset = load(set_name, data_dir)
     states = None
     if with_schedule:

@@ -11,6 +11,8 @@ import pytest
 
 from attention_ref import machine as machine_module
 from attention_ref import reference, timing
+from attention_ref.calling import CallPlan
+from attention_ref.discovery import Found
 from attention_ref.machine import Machine, this_machine
 from attention_ref.sandbox import CallResult
 from attention_ref.timing import StopLadder, roofline, sample_interleaved, time_submission
@@ -24,6 +26,19 @@ FAKE = Machine(
     threads=2,
     cpu="test cpu",
 )
+
+
+def time_at_32(submission: str) -> dict:
+    """`time_submission` of submissions/timing/SUBMISSION at T = 32 alone, 3 samples: for what
+    stops the ladder or lets it time the size, not for the figures."""
+    return time_submission(
+        SUBMISSIONS / "timing" / submission,
+        "attention",
+        "attention",
+        ladder=(32,),
+        min_samples=3,
+        size_budget_s=0.0,
+    )
 
 
 @pytest.fixture
@@ -112,14 +127,7 @@ def test_garbage_at_the_timing_sizes_stops_the_ladder_as_a_wrong_output(fake_mac
 def test_no_two_timed_calls_get_the_same_inputs(fake_machine) -> None:
     # Not a timing assertion: the submission raises when inputs repeat, so a ladder that gives
     # every call fresh inputs times every size, and one that repeats them stops at the first.
-    report = time_submission(
-        SUBMISSIONS / "timing" / "memoizes_by_input.py",
-        "attention",
-        "attention",
-        ladder=(32,),
-        min_samples=3,
-        size_budget_s=0.0,  # what is tested is whether the size is timed, not the figures
-    )
+    report = time_at_32("memoizes_by_input.py")
     assert [row["T"] for row in report["sizes"]] == [32], report["stopped"]
 
 
@@ -233,33 +241,56 @@ def test_your_code_or_the_reference_failing_ends_the_ladder_even_with_optional(
 def test_an_output_replayed_by_shape_is_a_wrong_output(fake_machine) -> None:
     # Right on its first call, then the same array whatever the inputs: the fresh inputs of the
     # next calls have another output, so the ladder stops on a wrong output, never times it.
-    report = time_submission(
-        SUBMISSIONS / "timing" / "replays_by_shape.py",
-        "attention",
-        "attention",
-        ladder=(32,),
-        min_samples=3,
-        size_budget_s=0.0,  # what is tested is whether the size is timed, not the figures
-    )
+    report = time_at_32("replays_by_shape.py")
     assert report["sizes"] == [] and report["wrong_output"], report["stopped"]
 
 
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_each_fresh_input_set_comes_with_its_exact_output(causal: bool, dtype: type) -> None:
-    rng = np.random.default_rng(7)
-    args = tuple(rng.normal(size=(48, 16)).astype(dtype) for _ in range(3))
-    expected = np.asarray(reference.attention(*args, causal=causal))
+def test_each_fresh_input_set_is_checked_against_its_own_output(causal: bool, dtype: type) -> None:
+    name = "causal_attention" if causal else "attention"
     seen = set()
-    for _ in range(4):
-        fresh, wanted = timing._fresh_inputs("attention", args, expected, rng)
-        seen.add(b"".join(a.tobytes() for a in fresh))
-        got = reference.attention(*fresh, causal=causal)
-        np.testing.assert_allclose(got, wanted, rtol=1e-4, atol=1e-5)
-    scores = args[0] @ args[1].T
-    softmax = np.asarray(reference.stable_softmax(scores))
-    for _ in range(4):
-        fresh, wanted = timing._fresh_inputs("softmax", (scores,), softmax, rng)
-        seen.add(fresh[0].tobytes())
-        np.testing.assert_allclose(reference.stable_softmax(fresh[0]), wanted, rtol=1e-6)
+    for target, function in (("attention", name), ("softmax", "softmax")):
+        found = Found(function, target, (), 0)
+        plan = CallPlan(found, float32=dtype is np.float32)
+        assert found.causal_by_name == causal or target == "softmax"
+        fresh = timing._submission_inputs(target, plan, 7)
+
+        def right(args: tuple, target: str = target) -> np.ndarray:
+            return np.asarray(
+                reference.attention(*args, causal=causal)
+                if target == "attention"
+                else reference.stable_softmax(args[0])
+            )
+
+        kept = None
+        for _ in range(4):
+            args = fresh.for_call("ref", 48)
+            assert fresh.for_call("mine", 48) is args and all(a.dtype == dtype for a in args)
+            seen.add(b"".join(a.tobytes() for a in args))
+            fresh.check(CallResult("ok", right(args), None, 0.001), "ref")
+            fresh.check(CallResult("ok", right(args), None, 0.001), "mine")
+            if kept is not None:  # the output of an earlier set is a wrong output
+                with pytest.raises(StopLadder):
+                    fresh.check(CallResult("ok", kept, None, 0.001), "mine")
+            kept = right(args)
     assert len(seen) == 8  # no two calls got the same inputs
+
+
+@pytest.mark.parametrize("t", [64, 128, 256, 512])
+def test_each_process_comes_first_in_some_rounds(t: int) -> None:
+    # The first call of a round follows the drawing of the round's fresh inputs, which slows it:
+    # with two processes, "never the same one twice in a row" made one of them first in every
+    # round, and identical code timed 0.6-0.8 or 1.1-1.3 times the reference at a given size.
+    called: list[str] = []
+
+    def call(who: str) -> CallResult:
+        called.append(who)
+        return CallResult("ok", None, None, 0.001)
+
+    sample_interleaved(
+        ["mine", "ref"], call, _check, t, 60.0, lambda _text: None, min_samples=20, max_samples=20
+    )
+    firsts = called[2 * 2 :: 2]  # after the two warm-up rounds, the first call of each round
+    assert len(firsts) == 20
+    assert 5 <= firsts.count("mine") <= 15

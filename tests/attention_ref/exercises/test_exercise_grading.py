@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from attention_ref.exercises import grade_exercise
 from engine.cards.exercise import ExerciseItem
 from tests.attention_ref.exercises.conftest import write
@@ -175,3 +177,78 @@ def test_complex_output_is_judged_by_its_imaginary_part_too(tmp_path: Path) -> N
             grade = grade_exercise(path, "stable-softmax", "softmax")
             assert grade.passed is passed, grade.cases[:1]
     assert "complex values" in grade.cases[0].message
+
+
+IN_A_CHILD = """
+import os
+import pickle
+
+import numpy as np
+
+
+def tiled_attention(Q, K, V, block=64):
+    # The whole T_q x T_k matrix, held by a child process of the call.
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        s = Q @ K.T / np.sqrt(Q.shape[-1])
+        w = np.exp(s - s.max(axis=-1, keepdims=True))
+        with os.fdopen(write, "wb") as out:
+            out.write(pickle.dumps((w / w.sum(axis=-1, keepdims=True)) @ V))
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        data = answer.read()
+    os.waitpid(pid, 0)
+    return pickle.loads(data)
+"""
+
+
+def test_the_full_score_matrix_is_seen_in_a_child_process_of_the_call(tmp_path: Path) -> None:
+    # The call's own process never held it, so its resident high-water mark did not rise: the
+    # memory its processes hold together (the sandbox's memory cgroup) does.
+    grade = grade_exercise(
+        write(tmp_path, "child.py", IN_A_CHILD), "tiled-attention", "tiled_attention"
+    )
+    memory = next(case for case in grade.cases if case.name == "memory")
+    assert not grade.passed
+    assert memory.diagnosis == ["holds_full_matrix"], memory.message
+
+
+# Right on small inputs only: a fast path for long sequences that returns garbage.
+RIGHT_WHEN_SHORT = """
+
+import numpy as _np
+
+_right = {function}
+
+
+def {function}(*args, **kwargs):
+    if max((a.shape[0] for a in args if isinstance(a, _np.ndarray) and a.ndim), default=0) > 64:
+        out = _right(*args, **kwargs)
+        return tuple(_np.zeros_like(o) for o in out) if isinstance(out, tuple) else 0 * out
+    return _right(*args, **kwargs)
+"""
+
+
+@pytest.mark.parametrize(
+    "exercise_id",
+    [
+        "stable-softmax",
+        "attention",
+        "causal-attention",
+        "multi-head-attention",
+        "attention-backward",
+    ],
+)
+def test_code_right_only_on_short_inputs_fails(
+    exercises: dict[str, ExerciseItem], exercise_id: str, tmp_path: Path
+) -> None:
+    # Every battery has a case past the sizes a test by hand uses; without timing (`--no-time`,
+    # an exercise card in a session) nothing else would see the long-sequence path.
+    item = exercises[exercise_id]
+    source = item.solution + RIGHT_WHEN_SHORT.format(function=item.function)
+    grade = item.grade_source(source, tmp_path / f"{item.function}.py")
+    assert not grade.passed
+    assert [c.name for c in grade.cases if not c.passed] == ["long"]
