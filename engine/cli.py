@@ -6,9 +6,10 @@ that use them, so `attnquiz --help` starts at once.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -499,6 +500,16 @@ def _checker(ctx: typer.Context) -> Checker | None:
     return checker
 
 
+@functools.cache
+def _click_app() -> Any:
+    """`app` as the Click command Typer builds from it, built once per process: calling `app`
+    itself builds it afresh each time, reading every command's signature and type hints (tens
+    of ms), which a process that runs the command line many times over would pay on each run."""
+    from typer.main import get_command
+
+    return get_command(app)
+
+
 def main(argv: list[str] | None = None, *, checker: Checker | None = None) -> int:
     """Run the command line: its exit code. A grading command gets `checker` if given (its
     owner keeps it warm and stops it), else a new one, started before Typer parses anything and
@@ -512,13 +523,13 @@ def main(argv: list[str] | None = None, *, checker: Checker | None = None) -> in
     tolerant_output()
     command = next((a for a in args if not a.startswith("-")), None)
     if command not in GRADING_COMMANDS or {"-h", "--help"} & set(args):
-        return run_guarded(lambda: app(args, prog_name="attnquiz", standalone_mode=False))
+        return run_guarded(lambda: _click_app()(args, prog_name="attnquiz", standalone_mode=False))
 
     def run() -> object:
         from engine.commands.frame import checker_for
 
         with checker_for(checker) as running:
-            return app(args, prog_name="attnquiz", standalone_mode=False, obj=running)
+            return _click_app()(args, prog_name="attnquiz", standalone_mode=False, obj=running)
 
     return run_guarded(run)
 

@@ -8,7 +8,7 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from engine.checking.worker.bounded import BoundedChecker
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+pytest_plugins = ("tests.run_order",)  # the costliest test files first
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -63,12 +65,40 @@ def _bytecode_under_the_cache(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False
 
 
+# Where the stores live when the machine has a file system in memory: SQLite syncs the store to
+# disk at each commit (synchronous = FULL) and a new store commits a dozen times, which on a busy
+# disk costs 0.1 s of waiting per store (a few ms in memory). What the tests check of a store
+# (a killed process loses no committed answer) holds the same in memory; only a power cut,
+# which no test makes, tells the two apart.
+MEMORY_FOLDER = Path("/dev/shm")
+MEMORY_FREE_BYTES = 256 * 2**20
+
+
+@pytest.fixture(scope="session")
+def store_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """This test process's folder of store folders: in memory if the machine has room there
+    (removed at the end), else under the run's base temporary folder."""
+    try:
+        free = os.statvfs(MEMORY_FOLDER)
+        roomy = free.f_bavail * free.f_frsize >= MEMORY_FREE_BYTES
+    except OSError:
+        roomy = False
+    if not roomy or not os.access(MEMORY_FOLDER, os.W_OK | os.X_OK):
+        yield tmp_path_factory.getbasetemp()
+        return
+    root = Path(tempfile.mkdtemp(prefix="attnquiz-stores-", dir=MEMORY_FOLDER))
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.fixture(autouse=True)
-def store_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    # A fresh folder under this run's base temporary folder, made directly: `tmp_path` numbers
-    # its folders by listing every earlier one, which costs milliseconds per test in a suite of
-    # thousands, and most tests never ask for it.
-    home = Path(tempfile.mkdtemp(prefix="store-", dir=tmp_path_factory.getbasetemp())) / "home"
+def store_home(store_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # A fresh folder, made directly: `tmp_path` numbers its folders by listing every earlier
+    # one, which costs milliseconds per test in a suite of thousands, and most tests never ask
+    # for it.
+    home = Path(tempfile.mkdtemp(prefix="store-", dir=store_root)) / "home"
     (home / "quizzes").mkdir(parents=True)
     shutil.copy(FIXTURES / "quizzes" / "demo.yaml", home / "quizzes" / "demo.yaml")
     monkeypatch.setenv("ATTNQUIZ_HOME", str(home))

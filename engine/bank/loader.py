@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from attention_ref.bounded_read import read_at_most
 from engine.bank.giveaways import hint_giveaway, longest_option_warning
 from engine.bank.lineage import lineage_problems
 from engine.bank.model import BankHeader, QuestionSet
@@ -17,7 +19,7 @@ from engine.bank.validation_messages import (
     validate_entry,
     validate_file,
 )
-from engine.bank.yaml_source import YamlDocument, read_versioned
+from engine.bank.yaml_source import MAX_BANK_BYTES, YamlDocument, read_versioned
 from engine.cards import KINDS, Item
 from engine.cards.typed import TypedItem
 from engine.errors import BankError
@@ -49,7 +51,41 @@ def load_bank_file(
     name the file's place gives its set (`quizzes/15.yaml` is set 15), which its `set:` field
     must repeat.
     """
-    doc, value = read_versioned(path, shown_as, kind="bank")
+    if checker is None:
+        try:
+            raw = read_at_most(path, MAX_BANK_BYTES)
+        except OSError:
+            raw = None  # read again below, to report why
+        if raw is not None:
+            return _copy(_load_bytes(raw, shown_as or str(path), set_name))
+    return _load(read_versioned(path, shown_as, kind="bank"), checker, set_name)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_bytes(raw: bytes, shown: str, set_name: str | None) -> LoadedFile:
+    """A bank file's contents loaded, remembered by the contents themselves (not by the file's
+    name or time stamp, which can stay the same when the file changes): a process that opens
+    the same set again (each command run in the tests, a session's stats) reads and validates
+    it once. Items are frozen models; each caller gets its own lists (`_copy`)."""
+    return _load(read_versioned(Path(shown), shown, kind="bank", raw=raw), None, set_name)
+
+
+def _copy(loaded: LoadedFile) -> LoadedFile:
+    return LoadedFile(
+        path=loaded.path,
+        header=loaded.header,
+        items=list(loaded.items),
+        problems=list(loaded.problems),
+        warnings=list(loaded.warnings),
+    )
+
+
+def _load(
+    read: tuple[YamlDocument, dict[str, Any] | None],
+    checker: Checker | None,
+    set_name: str | None,
+) -> LoadedFile:
+    doc, value = read
     result = LoadedFile(path=doc.path, problems=doc.problems)
     if value is None:
         return result

@@ -57,10 +57,12 @@ class YamlDocument:
         self.problems.append(f"{self.path}:{line}: {message}")
 
 
-def read_yaml(path: Path, shown_as: str | None = None) -> YamlDocument:
+def read_yaml(path: Path, shown_as: str | None = None, *, raw: bytes | None = None) -> YamlDocument:
+    """The file at `path` parsed, or `raw`, its bytes as already read."""
     doc = YamlDocument(path=shown_as or str(path))
     try:
-        raw = read_at_most(path, MAX_BANK_BYTES)
+        if raw is None:
+            raw = read_at_most(path, MAX_BANK_BYTES)
     except OSError as exc:
         doc.problem(1, f"cannot read the file: {exc.strerror or exc}")
         return doc
@@ -197,15 +199,15 @@ class _Builder:
 
 
 def read_versioned(
-    path: Path, shown_as: str | None, *, kind: FileKind
+    path: Path, shown_as: str | None, *, kind: FileKind, raw: bytes | None = None
 ) -> tuple[YamlDocument, dict[str, Any] | None]:
     """Read a versioned file (a bank, a drill file) as `kind`: its mapping, or None after a
     problem that leaves nothing else worth reporting (an unreadable file, a version other than
-    `FORMAT_VERSION`, a `kind:` that is not `kind`)."""
+    `FORMAT_VERSION`, a `kind:` that is not `kind`). `raw`: the file's bytes, already read."""
     version = FORMAT_VERSION
     label = FILE_KINDS[kind].label
     contents = f"format_version, set, title and {FILE_KINDS[kind].section}"
-    doc = read_yaml(path, shown_as)
+    doc = read_yaml(path, shown_as, raw=raw)
     if doc.value is None:
         if not doc.problems:
             doc.problem(1, f"the file is empty: {label} has {contents}")

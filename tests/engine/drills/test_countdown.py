@@ -113,7 +113,7 @@ def test_ctrl_c_and_ctrl_d_end_the_prompt_as_they_end_input(
         keys.send_text(CURSOR_AT_TOP + "\x03")
         with pytest.raises(KeyboardInterrupt):
             read("›")
-        keys.send_text("\x04")
+        keys.send_text(CURSOR_AT_TOP + "\x04")  # answered, or the prompt waits 1 s for it
         with pytest.raises(EOFError):
             read("…")
 
