@@ -90,28 +90,23 @@ def test_a_worker_that_dies_during_a_check_gives_an_invalid_verdict_then_restart
     assert checker.grade(var_dot, "d").correct
 
 
-def test_a_check_past_the_memory_limit_is_refused_and_the_worker_carries_on(
-    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
+@pytest.mark.parametrize(
+    ("how", "feedback"),
+    [
+        ("hogs", "could not check this: it needs too much memory; try a simpler form"),
+        ("garbles", "could not check this: the checker's reply was bad"),
+    ],
+    ids=["past the memory limit", "malformed reply"],
+)
+def test_a_check_that_fails_in_the_worker_is_invalid_and_the_worker_carries_on(
+    how: str, feedback: str, hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
 ) -> None:
     checker = hostile_checker
     checker.start()
     pid = checker.pid()
-    verdict = checker.grade(misbehaving(var_dot, "hogs"), "d")
+    verdict = checker.grade(misbehaving(var_dot, how), "d")
     assert not verdict.correct and not verdict.valid
-    assert verdict.feedback == "could not check this: it needs too much memory; try a simpler form"
-    assert checker.grade(var_dot, "d").correct
-    assert checker.pid() == pid
-
-
-def test_a_malformed_reply_is_an_invalid_verdict_and_the_worker_carries_on(
-    hostile_checker: BoundedChecker, limits: Limits, var_dot: TypedItem
-) -> None:
-    checker = hostile_checker
-    checker.start()
-    pid = checker.pid()
-    verdict = checker.grade(misbehaving(var_dot, "garbles"), "d")
-    assert not verdict.correct and not verdict.valid
-    assert verdict.feedback == "could not check this: the checker's reply was bad"
+    assert verdict.feedback == feedback
     assert checker.grade(var_dot, "d").correct
     assert checker.pid() == pid
 
