@@ -203,8 +203,7 @@ def _threads(variant: str) -> dict[str, Any]:
     if variant in ("kernel", "unmasked"):
         import numba
 
-        found["numba"] = numba.get_num_threads()
-        found["numba_layer"] = numba.threading_layer()
+        found["numba"] = numba.get_num_threads()  # the kernel's caller plus its helper threads
     if variant == "torch":
         import torch
 
@@ -580,7 +579,7 @@ def main() -> int:
     threads = next((row["threads"] for row in rows if row["variant"] == "kernel"), {})
     torch_threads = next((row["threads"] for row in rows if row["variant"] == "torch"), {})
     print(
-        f"threads: Numba {threads.get('numba')} ({threads.get('numba_layer')} layer), "
+        f"threads: the kernel {threads.get('numba')} (its own pool), "
         f"torch {torch_threads.get('torch', 'n/a')}, NumPy's BLAS {threads.get('blas')}"
     )
     if args.emulate == "avx2":
