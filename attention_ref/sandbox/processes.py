@@ -63,13 +63,19 @@ def processes_of_uid(uid: int) -> list[int]:
     ]
 
 
-def _stat_field(pid: int, index: int) -> str | None:
-    """Field `index` of /proc/PID/stat counted after the command name (0: state, 1: ppid)."""
+def stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (0: state, 1: ppid, 3: session);
+    none for a process that is gone."""
     try:
         with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
-            after_name = stat.read().rpartition(")")[2].split()
+            return stat.read().rpartition(")")[2].split()
     except OSError:
-        return None
+        return []
+
+
+def _stat_field(pid: int, index: int) -> str | None:
+    """Field `index` of /proc/PID/stat counted after the command name."""
+    after_name = stat_fields(pid)
     return after_name[index] if len(after_name) > index else None
 
 

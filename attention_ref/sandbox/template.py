@@ -36,6 +36,8 @@ import time
 from collections.abc import Mapping
 from typing import IO, Any, NoReturn
 
+from attention_ref.sandbox.processes import stat_fields
+
 _MAX_REQUEST = 1 << 16
 _FDS_PER_SANDBOX = 3  # channel, stdout, stderr
 _CHANNEL_FD = 3  # where the sandbox's first process finds its channel
@@ -167,12 +169,8 @@ class SandboxProcess:
 
 def _alive(pid: int, parent: int) -> bool:
     """Whether `pid` is still the template's child and not yet a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rpartition(b")")[2].split()
-    except OSError:
-        return False
-    return len(fields) > 1 and fields[0] not in (b"Z", b"X") and fields[1] == str(parent).encode()
+    fields = stat_fields(pid)
+    return len(fields) > 1 and fields[0] not in ("Z", "X") and fields[1] == str(parent)
 
 
 class Template:
