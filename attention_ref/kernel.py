@@ -85,7 +85,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from numpy.typing import ArrayLike
 
 from attention_ref.reference import Array, additive
@@ -430,25 +430,52 @@ def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
         sums[col] += value
 
 
-@numba.njit(cache=True, nogil=True)
-def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
-    if x.itemsize == 4:
-        _exp2_row_f32(x, j, shift, width, sums)
-    else:
-        _exp2_row_f64(x, j, shift, width, sums)
+def _exp2_span(x: Array, first: int, stop: int, shift: Array, width: int, sums: Array) -> None:
+    """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for first <= j < stop and c < width.
+
+    For jitted code only: Numba types it per dtype (`_exp2_span_typing`), so a float32 caller
+    compiles the float32 code alone and a float64 caller the float64 code alone. A branch on
+    the dtype at run time would compile both for each (1.9 s more of a cold compile)."""
+    raise TypeError("_exp2_span runs only inside jitted code: call _exp2_rows or _exp2_row")
+
+
+def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> Any:
+    # The implementations take the parameters of the same names and annotations (Numba checks).
+    if not isinstance(x, types.Array):
+        return None
+    if x.dtype == types.float32:
+
+        def float32_span(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> None:
+            # Two rows at a time (see _exp2_pair_f32), then the last one of an odd count.
+            for j in range(first, stop - 1, 2):
+                _exp2_pair_f32(x, j, shift, width, sums)
+            if (stop - first) % 2 == 1:
+                _exp2_row_f32(x, stop - 1, shift, width, sums)
+
+        return float32_span
+    if x.dtype == types.float64:
+
+        def float64_span(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> None:
+            for j in range(first, stop):
+                _exp2_row_f64(x, j, shift, width, sums)
+
+        return float64_span
+    return None
+
+
+overload(_exp2_span, jit_options={"nogil": True})(_exp2_span_typing)
 
 
 @numba.njit(cache=True, nogil=True)
 def _exp2_rows(x: Array, rows: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for j < rows and c < width."""
-    if x.itemsize == 4:
-        for j in range(0, rows - 1, 2):
-            _exp2_pair_f32(x, j, shift, width, sums)
-        if rows % 2:
-            _exp2_row_f32(x, rows - 1, shift, width, sums)
-    else:
-        for j in range(rows):
-            _exp2_row_f64(x, j, shift, width, sums)
+    _exp2_span(x, 0, rows, shift, width, sums)
+
+
+@numba.njit(cache=True, nogil=True)
+def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
+    """_exp2_rows on row j alone (the kernel itself always goes through _exp2_rows)."""
+    _exp2_span(x, j, j + 1, shift, width, sums)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -593,7 +620,7 @@ def _attend_query_tile(
             # A query that has seen nothing yet keeps shift 0: 2^-inf = 0, never -inf - -inf.
             shift[c] = col_max[c] if col_max[c] > -np.inf else 0.0
         # factor = 2^(old max - new max) rescales what was accumulated (tile_sum: a scratch).
-        _exp2_row(factor, 0, shift, columns, tile_sum)
+        _exp2_rows(factor, factor.shape[0], shift, columns, tile_sum)
         tile_sum[:] = 0.0
         _exp2_rows(scores, seen, shift, columns, tile_sum)
         for c in range(rows):
