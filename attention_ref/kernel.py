@@ -383,7 +383,13 @@ def _exp2_f32(x: Any) -> Any:
     return _same_bits(np.int32(_same_bits(p) + (np.int32(k) << 23)))
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+# The options of a function that only jitted code calls: no wrapper callable from Python or C
+# (Numba compiles both for every function otherwise: 0.3 s of a cold compile per dtype), and
+# no cache of its own (the kernel's cached code holds it).
+_JIT_ONLY: dict[str, Any] = {"nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+@numba.njit(**_JIT_ONLY, fastmath={"contract"})
 def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for c < width, in float32 SIMD lanes."""
     for c in range(width):
@@ -392,7 +398,7 @@ def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
         sums[c] += value
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+@numba.njit(**_JIT_ONLY, fastmath={"contract"})
 def _exp2_pair_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     """_exp2_row_f32 on rows j and j + 1 at once: two independent chains per column, one load
     of shift[c] and one update of sums[c] for both."""
@@ -404,7 +410,7 @@ def _exp2_pair_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> N
         sums[c] += first + second
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+@numba.njit(**_JIT_ONLY, fastmath={"contract"})
 def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) to ~2e-16 and sums[c] += it, in float64 SIMD lanes."""
     c = _POLY_F64
@@ -434,19 +440,20 @@ def _exp2_span(x: Array, first: int, stop: int, shift: Array, width: int, sums: 
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for first <= j < stop and c < width.
 
     For jitted code only: Numba types it per dtype (`_exp2_span_typing`), so a float32 caller
-    compiles the float32 code alone and a float64 caller the float64 code alone. A branch on
-    the dtype at run time would compile both for each (1.9 s more of a cold compile)."""
+    compiles the float32 loops alone and a float64 caller the float64 loop alone (a branch on
+    the dtype at run time compiled both for each, 1 s of a cold compile per dtype)."""
     raise TypeError("_exp2_span runs only inside jitted code: call _exp2_rows or _exp2_row")
 
 
 def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> Any:
     # The implementations take the parameters of the same names and annotations (Numba checks).
+    # Their loops over a row stay functions of their own: the same loops nested in the loop over
+    # rows came out 20% slower (constants reloaded in the inner loop).
     if not isinstance(x, types.Array):
         return None
     if x.dtype == types.float32:
 
         def float32_span(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> None:
-            # Two rows at a time (see _exp2_pair_f32), then the last one of an odd count.
             for j in range(first, stop - 1, 2):
                 _exp2_pair_f32(x, j, shift, width, sums)
             if (stop - first) % 2 == 1:
@@ -463,7 +470,8 @@ def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sum
     return None
 
 
-overload(_exp2_span, jit_options={"nogil": True})(_exp2_span_typing)
+# (numba's stub types jit_options without the wrapper flags, which overload passes on to jit)
+overload(_exp2_span, jit_options=_JIT_ONLY)(_exp2_span_typing)  # type: ignore[arg-type]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -478,12 +486,12 @@ def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     _exp2_span(x, j, j + 1, shift, width, sums)
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**_JIT_ONLY)
 def _round_up(n: int, step: int) -> int:
     return (n + step - 1) // step * step
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**_JIT_ONLY)
 def _tile_is_blocked(
     mask: Array,
     q0: int,
@@ -505,7 +513,7 @@ def _tile_is_blocked(
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**_JIT_ONLY)
 def _attend_query_tile(
     q: Array,
     k: Array,
