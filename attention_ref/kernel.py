@@ -69,7 +69,11 @@ vector width and written to Numba's on-disk cache (`cache=True`): beside this fi
 `__pycache__` when that folder is writable, otherwise in the user cache dir (or
 `NUMBA_CACHE_DIR` when set). Later processes on the same machine load it instead of compiling.
 Importing this module compiles nothing. All jitted code lives in this one file on purpose:
-Numba invalidates a cached function only when its own source file changes.
+Numba invalidates a cached function only when its own source file changes. A cold compile is
+kept small: what differs by dtype (the exp2) is chosen while typing, not by a branch at run time
+that would compile both versions; the exp2 is called with no constant argument (Numba compiles
+a jitted callee once more for each literal value it is passed); and functions that only jitted
+code calls get no Python or C wrapper (`_JIT_ONLY`).
 """
 
 from __future__ import annotations
