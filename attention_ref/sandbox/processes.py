@@ -32,11 +32,17 @@ _STATUS_KEYS = ("State", "Uid")
 
 def _status_fields(pid: str) -> dict[str, str] | None:
     """The `_STATUS_KEYS` lines of /proc/PID/status (None: no such process)."""
+    # os.open and one read, not a file object: a scan makes one of these per process.
     try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            text = status.read()
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
+    try:
+        text = os.read(fd, 1 << 16)  # the whole file (a few KB) comes in one read
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     fields = {}
     for key in _STATUS_KEYS:
         # The kernel escapes a newline in the process's name, so a line starts after "\n".

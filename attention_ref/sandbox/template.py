@@ -27,6 +27,7 @@ sandboxes, and the grading that needed it fails; it never holds the grader.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -61,10 +62,18 @@ def serve(control_fd: int, parent: int) -> NoReturn:
         os._exit(0)
     control = socket.socket(fileno=control_fd)
     # What every sandbox's worker imports first, while every file is still reachable.
+    import importlib.util  # noqa: F401
+    import resource  # noqa: F401
+
     import numpy  # noqa: F401
 
-    import attention_ref.sandbox.arrays  # noqa: F401
+    import attention_ref.sandbox.arrays
     import attention_ref.sandbox.child as child
+    import attention_ref.sandbox.returned  # noqa: F401
+
+    # What is loaded now is shared by every fork: keep the collector from touching it there
+    # (a page it writes to is a page the fork must copy).
+    gc.freeze()
 
     while True:
         try:
