@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
+from engine.checking.reading.typography import without_markup
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
 
@@ -140,9 +141,12 @@ class TypedItem(Item):
         raise NotImplementedError
 
     def _offered(self, answer: str) -> Verdict | None:
-        """The verdict on several answers offered at once (`d_k or sqrt(d_k)`), as an examiner
-        gives it: right when every one is right, wrong when one that can be read is wrong; None
-        when one answer is offered."""
+        """The verdict on an answer restated: set in markdown marks (`` `d_k` ``, `**d_k**`),
+        the verdict on what they hold; several answers offered at once (`d_k or sqrt(d_k)`), as
+        an examiner gives it: right when every one is right, wrong when one that can be read is
+        wrong. None when one answer is offered, as it is."""
+        if (inside := without_markup(answer)) != answer:
+            return self.grade_in_process(inside)
         pieces = offered_answers(answer)
         if pieces is None:
             return None

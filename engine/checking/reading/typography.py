@@ -100,8 +100,33 @@ def plain_latex_layout(text: str) -> str:
     )
 
 
+# `` `K.T` ``, `**d_k**`, a fenced block: the markdown a learner copies around an answer from notes
+# or a chat. A pair of the same marks around the whole answer only says how it was set; `*`
+# and `_` inside stay (`**` cannot end an expression, nor `*` start one).
+_MARKUP = re.compile(
+    r"^\s*(?:```[A-Za-z]*\n?(?P<block>.*?)\n?```|(?P<mark>`+|\*\*?|__)(?P<inside>.*?)(?P=mark))\s*$",
+    re.DOTALL,
+)
+
+
+def without_markup(text: str) -> str:
+    """The answer inside markdown code or emphasis marks around the whole of it (`` `K.T` ``,
+    `**B**`, ```` ```python ... ``` ````); other text unchanged."""
+    while "`" in text or "*" in text or "__" in text:
+        wrapped = _MARKUP.fullmatch(text)
+        if wrapped is None:
+            return text
+        inside = wrapped.group("block") if wrapped.group("block") is not None else wrapped["inside"]
+        if not inside.strip() or inside == text:
+            return text
+        text = inside
+    return text
+
+
 def without_math_delimiters(text: str) -> str:
-    """The maths inside `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; other text unchanged."""
+    """The maths inside `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`, or inside markdown marks
+    (`without_markup`); other text unchanged."""
+    text = without_markup(text)
     if "$" not in text and "\\" not in text:
         return text
     inside = _MATH_DELIMITERS.fullmatch(text)
