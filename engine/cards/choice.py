@@ -11,8 +11,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from engine.cards.base import Item, Text, register_kind
-from engine.cards.typed import offered_answers
-from engine.checking.reading.statement import without_hedges
+from engine.checking.reading.statement import offered_answers, without_hedges
 from engine.checking.reading.typography import without_markup
 from engine.verdict import Verdict
 

@@ -197,6 +197,28 @@ def _depth(text: str) -> int:
     return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
 
 
+# `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
+# graded, so a few at most.
+MAX_OFFERED = 3
+_OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
+
+
+def offered_answers(answer: str) -> list[str] | None:
+    """The answers of `a or b`, split where `or` stands outside brackets; None when one answer
+    is offered."""
+    pieces, start = [], 0
+    for match in _OR.finditer(answer):
+        if _depth(answer[: match.start()]) == 0:
+            pieces.append(answer[start : match.start()])
+            start = match.end()
+    pieces.append(answer[start:])
+    # `3x, or maybe x^3`: the comma before a second thought belongs to neither answer.
+    pieces = [piece.strip().removesuffix(",").strip() for piece in pieces]
+    if len(pieces) > MAX_OFFERED:
+        return None  # not an answer with a second thought but a list: left for the reader
+    return pieces if len(pieces) > 1 and all(pieces) else None
+
+
 def trailing_group(text: str) -> tuple[str, str] | None:
     """`8 (√64)` -> ("8", "√64"): the head and the inside of a bracket that ends the text and is
     set apart by a space (or follows a plain number); None when there is none."""
