@@ -109,6 +109,7 @@ def plain_latex_layout(text: str) -> str:
 # or a chat. A pair of the same marks around the whole answer only says how it was set; `*`
 # inside stays (`**` cannot end an expression, nor `*` start one). `__x__` is left alone: in
 # Python it is a name.
+MAX_MARKED = 4000
 _MARKUP = re.compile(
     r"^\s*(?:```[A-Za-z]*\n?(?P<block>.*?)\n?```|(?P<mark>`+|\*\*?)(?P<inside>.*?)(?P=mark))\s*$",
     re.DOTALL,
@@ -118,7 +119,8 @@ _MARKUP = re.compile(
 def without_markup(text: str) -> str:
     """The answer inside markdown code or emphasis marks around the whole of it (`` `K.T` ``,
     `**B**`, ```` ```python ... ``` ````); other text unchanged."""
-    while "`" in text or "*" in text:
+    # The pattern backtracks over a run of marks: no longer text than a pasted function.
+    while ("`" in text or "*" in text) and len(text) <= MAX_MARKED:
         wrapped = _MARKUP.fullmatch(text)
         if wrapped is None:
             return text
