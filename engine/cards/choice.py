@@ -167,8 +167,9 @@ def named_choice(text: str, shown: list[str]) -> int | None:
     typed = _plain(text)
     if not typed:
         return None
+    said = {typed, _right_side(text)} - {""}
     for key in (_plain, _right_side, _label):
-        found = [i for i, option in enumerate(shown) if key(option) in (typed, _right_side(text))]
+        found = [i for i, option in enumerate(shown) if key(option) in said]
         if len(found) == 1:
             return found[0]
     formula = _formula(text)
