@@ -111,7 +111,8 @@ def plain_latex_layout(text: str) -> str:
 # Python it is a name.
 MAX_MARKED = 4000
 _MARKUP = re.compile(
-    r"^\s*(?:```[A-Za-z]*\n?(?P<block>.*?)\n?```|(?P<mark>`+|\*\*?)(?P<inside>.*?)(?P=mark))\s*$",
+    r"^\s*(?:```(?:[A-Za-z]+[ \t]*\n)?\n?(?P<block>.*?)\n?```"
+    r"|(?P<mark>`+|\*\*?)(?P<inside>.*?)(?P=mark))\s*$",
     re.DOTALL,
 )
 
