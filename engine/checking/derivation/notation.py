@@ -505,8 +505,9 @@ def _read_sum_head(text: str, position: int) -> tuple[int, str | None, str | Non
     return position, index, lower, upper
 
 
-# A sum's range written in its subscript: `i=1..d_k` (or `...`, `…`), `1≤i≤d_k`, `0<=i<d_k`.
-_DOTTED_RANGE = re.compile(r"([A-Za-z])\s*=\s*([^.=]+?)\s*(?:\.\.\.?|…)\s*([^.=]+)")
+# A sum's range written in its subscript: `i=1..d_k` (or `...`, `…`, `1, …, d_k`), `1≤i≤d_k`,
+# `0<=i<d_k`.
+_DOTTED_RANGE = re.compile(r"([A-Za-z])\s*=\s*([^.=,]+?)\s*,?\s*(?:\.\.\.?|…)\s*,?\s*([^.=,]+)")
 _BETWEEN = re.compile(r"([^<≤=]+?)\s*(?:≤|<=)\s*([A-Za-z])\s*(≤|<=|<)\s*([^<≤=]+)")
 
 
