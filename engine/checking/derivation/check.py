@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
-from engine.checking.derivation.judging import Judge, form_of
+from engine.checking.derivation.judging import Judge, form_of, restates
 from engine.checking.derivation.notation import PartialSum
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
@@ -95,6 +95,8 @@ def check_step(
             readable=True, valid=False, reaches_expected=False, message=other,
             interpreted_as=" = ".join(side.shown for side in sides),
         )  # fmt: skip
+    if before is not None and (summed := _each_term(reader, before, sides, step)) is not None:
+        sides = summed  # `E[q_a k_a] = E[q_a] E[k_a]` after Σ_a E[q_a k_a]: the step on each term
     if _right_to_left(sides):  # `d_k = Var(q·k)`: the result first, the quantity it is last
         sides = sides[::-1]
     try:
@@ -149,6 +151,30 @@ def _without_name(reader: StepReader, step: str, expected: str) -> str:
     except AnswerError:
         pass
     return step
+
+
+def _each_term(reader: StepReader, before: Side, sides: list[Side], step: str) -> list[Side] | None:
+    """The sides of a line that does the step on one term of the sum the line before is
+    (`E[q_a k_a] = E[q_a] E[k_a]` after Σ_a E[q_a k_a], as the step asks "split each E[q_a k_a]"),
+    each summed over that term's index; None for any other line. Its first side must be the
+    term, with the index the learner chose."""
+    if len(sides) < 2 or not _is_sum(before.expr) or _is_sum(sides[0].expr):
+        return None
+    indices = reader.free_indices(sides[0].expr)
+    if len(indices) != 1 or step.strip()[:1] == "=":
+        return None
+    (index,) = indices
+    try:
+        summed = [
+            reader.side(text, reader.read(f"Σ_{index} ({text})")) for text in split_sides(step)
+        ]
+    except (AnswerError, CannotEvaluate):
+        return None
+    return summed if restates(before, summed[0]) else None
+
+
+def _is_sum(expr: object) -> bool:
+    return str(getattr(expr, "func", "")) == "sum"
 
 
 def _right_to_left(sides: list[Side]) -> bool:
