@@ -148,7 +148,7 @@ def _without_name(reader: StepReader, step: str, expected: str) -> str:
             return "=".join(written[1:])
         if reader.read(written[-1]) == name:
             return "=".join(written[:-1])
-    except AnswerError:
+    except (AnswerError, CannotEvaluate):
         pass
     return step
 
