@@ -31,12 +31,12 @@ Speed: per tile the work is two matrix products and block_q×block_k exponential
   one row at a time in Horner's form, measured at T = 2048 and 4096 on one thread).
 - Tiles default to 256 queries × 256 keys: the score tile (256 KiB in float32), the query tile
   and the key and value tiles stay in a core's L2.
-- The scratch tiles the products read and write start every row on a 64-byte cache line, and
-  the transposed query and score tiles have a row stride of an odd number of lines: a vector
-  never straddles two lines, and a panel's rows do not all fall into the same few sets of L1
-  (with rows of 258 floats the S^T product lost 4% of a call with AVX2). The block loops name
-  each array directly at its call: an array variable rebound inside them would cost Numba's
-  reference counting (atomic, through calls) on every block (another 3-4%).
+- The transposed query and score tiles have rows of an odd number of whole 64-byte lines. As
+  Numba aligns arrays to 32 bytes, an AVX2 vector then never straddles two lines, and a panel's
+  rows do not all fall into the same few sets of L1 (rows of 258 floats cost the S^T product 4%
+  of a call with AVX2; a power-of-two stride would cost more). The block loops name each array
+  directly at its call: an array variable rebound inside them would cost Numba's reference
+  counting (atomic, through calls) on every block (another 3-4%).
 
 Parallelism: the leading dims are flattened to one batch axis B, and the query tiles of every
 batch entry are independent tasks. A call runs one worker per thread (`numba.get_num_threads()`,
@@ -689,19 +689,6 @@ def _task_tile(task: int, tiles: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True, nogil=True)
-def _aligned_matrix(like: Array, rows: int, columns: int, odd: bool) -> Array:
-    """An uninitialised rows × stride scratch matrix of like's dtype, stride >= columns, whose
-    rows all start on a 64-byte cache line; with `odd`, the stride is an odd number of lines."""
-    line = 64 // like.itemsize
-    stride = _round_up(columns, line)
-    if odd and stride // line % 2 == 0:
-        stride += line
-    store = np.empty(rows * stride + line, dtype=like.dtype)
-    start = (-store.ctypes.data) % 64 // like.itemsize
-    return store[start : start + rows * stride].reshape((rows, stride))
-
-
-@numba.njit(cache=True, nogil=True)
 def _flash_core(
     q: Array,
     k: Array,
@@ -744,9 +731,12 @@ def _flash_core(
     key_rows = _round_up(block_k, _ROWS)
     width_acc = _round_up(d_v, nr)
     spare_v_rows = 0 if d_v % nr == 0 else block_k
-    q_t = _aligned_matrix(q, d_k, width, True)
-    scores = _aligned_matrix(q, key_rows, width, True)
-    acc = _aligned_matrix(q, width, width_acc, False)
+    # Rows of the query and score tiles: a whole, odd number of 64-byte lines (see the top).
+    line = 64 // q.itemsize
+    stride = ((width + line - 1) // line | 1) * line
+    q_t = np.empty((d_k, stride), dtype=q.dtype)
+    scores = np.empty((key_rows, stride), dtype=q.dtype)
+    acc = np.empty((width, width_acc), dtype=q.dtype)
     spare_k = np.empty((_ROWS, d_k), dtype=q.dtype)
     spare_v = np.empty((spare_v_rows, width_acc), dtype=q.dtype)
     col_max = np.empty(width, dtype=q.dtype)

@@ -18,7 +18,6 @@ from attention_ref.kernel import (
     _NARROWEST_TASK,
     _ROWS,
     _TASKS_PER_THREAD,
-    _aligned_matrix,
     _exp2_row,
     _exp2_rows,
     _fetch_add,
@@ -180,22 +179,6 @@ def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_row
         expected[1 : 1 + nr] = np.maximum(before[1 : 1 + nr], c[:rows, 1 : 1 + nr].max(axis=0))
     assert np.array_equal(m, expected)
     assert m[7] == 1e9
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize(("columns", "odd"), [(258, True), (256, True), (64, False), (24, False)])
-def test_scratch_tiles_start_every_row_on_a_cache_line(dtype: Any, columns: int, odd: bool) -> None:
-    # The products' vectors never straddle two lines; with `odd` a row is an odd number of
-    # lines, so a panel's rows spread over L1's sets instead of piling into a few.
-    like = np.zeros((1, 1, 1), dtype=dtype)
-    tile = _aligned_matrix(like, 7, columns, odd)
-    assert tile.shape[0] == 7 and tile.dtype == dtype and tile.flags.c_contiguous
-    stride = tile.strides[0]
-    assert tile.ctypes.data % 64 == 0 and stride % 64 == 0
-    assert columns * tile.itemsize <= stride < columns * tile.itemsize + 128
-    assert stride // 64 % 2 == 1 if odd else stride < columns * tile.itemsize + 64
-    tile[:] = 1.0  # every row writable to its end: the storage covers the whole view
-    assert tile.sum() == tile.size
 
 
 @numba.njit(nogil=True)
