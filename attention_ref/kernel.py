@@ -522,8 +522,7 @@ def _attend_query_tile(
     offset = t_k - q.shape[0]
     nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
     columns = _round_up(rows, nr)  # query columns the score products fill
-    width_acc = _round_up(d_v, nr)  # accumulator columns the P·V products fill
-    width_s, acc_step = scores.shape[1], acc.shape[1]  # row strides
+    width_s, width_acc = scores.shape[1], acc.shape[1]
     v_in_place = d_v % nr == 0
     row_step = 1 if mask.shape[0] > 1 else 0
     col_step = 1 if mask.shape[1] > 1 else 0
@@ -620,7 +619,7 @@ def _attend_query_tile(
             for r in range(width):  # element by element, as spare_k above
                 for e in range(d_v):
                     spare_v[r, e] = v[k0 + r, e]
-            values, v_start, v_step = spare_v, 0, spare_v.shape[1]
+            values, v_start, v_step = spare_v, 0, width_acc
         for p0 in range(0, seen, _PV_RUN):
             for qb in range(0, rows, _ROWS):
                 depth = min(seen, q0 + min(qb + _ROWS, rows) + offset - k0) if causal else seen
@@ -630,7 +629,7 @@ def _attend_query_tile(
                 for cb in range(0, width_acc, nr):
                     _product_add(
                         scores, p0 * width_s + qb, 1, width_s, values, v_start + p0 * v_step + cb,
-                        v_step, acc, qb * acc_step + cb, acc_step, run,
+                        v_step, acc, qb * width_acc + cb, width_acc, run,
                     )  # fmt: skip
 
     for r in range(rows):
