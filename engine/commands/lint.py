@@ -3,6 +3,7 @@ if any. Derivation, timed and rapid-fire drills are each re-checked with the che
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,21 +21,38 @@ from engine.ui.literal import plain
 
 
 def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    """The files to check, and a problem for each path that names none, or each entry of a
+    folder with a bank's name that is not read (lint says what it skipped, never in silence)."""
     files: list[Path] = []
     problems: list[str] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-            if not found:
+            named = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and not p.is_dir())
+            found = [p for p in named if p.is_file()]
+            problems += [_not_a_file(p) for p in named if not p.is_file()]
+            if not named:
                 problems.append(f"{path}:1: no .yaml files in this folder")
             files.extend(found)
         elif path.is_file():
             files.append(path)
-        elif path.exists():  # a named pipe or a device: reading it could block or never end
-            problems.append(f"{path}:1: not a regular file or folder")
         else:
-            problems.append(f"{path}:1: no such file or folder")
+            problems.append(
+                _not_a_file(path)
+                if path.is_symlink() or path.exists()
+                else f"{path}:1: no such file or folder"
+            )
     return files, problems
+
+
+def _not_a_file(path: Path) -> str:
+    """Why a path lint was given (or found) is not read: a link to nothing, or a named pipe or
+    a device (reading it could block or never end)."""
+    if path.is_symlink() and not path.exists():
+        return (
+            f"{path}:1: a symbolic link to nothing ({os.readlink(path)}): "
+            "restore its target or remove the link"
+        )
+    return f"{path}:1: not a regular file or folder"
 
 
 def set_name_of(path: Path) -> str | None:

@@ -1,0 +1,49 @@
+"""Red team, fifth pass: inputs that ended in a silent skip, an internal error or a false screen,
+each now one clear line with exit 2 (or the right behaviour). In-process runs unless the process
+is the point."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.conftest import Run
+
+BANK = """format_version: 1
+set: mine
+title: My own set
+items:
+  - id: one
+    kind: number
+    prompt: How many?
+    answer: "1"
+    abs_tol: 0.5
+"""
+
+
+def test_lint_says_which_files_of_a_folder_it_skipped(run: Run, tmp_path: Path) -> None:
+    # A dangling symbolic link (or a pipe) with a bank's name was skipped without a word: lint
+    # said the folder was fine while a file the author meant to check was never read.
+    quizzes = tmp_path / "quizzes"
+    quizzes.mkdir()
+    (quizzes / "mine.yaml").write_text(BANK)
+    (quizzes / "gone.yaml").symlink_to(tmp_path / "moved-away.yaml")
+    os.mkfifo(quizzes / "pipe.yaml")
+    done = run("lint", str(quizzes))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"{quizzes / 'gone.yaml'}:1: a symbolic link to nothing" in done.stderr
+    assert str(tmp_path / "moved-away.yaml") in done.stderr  # where it points
+    assert f"{quizzes / 'pipe.yaml'}:1: not a regular file or folder" in done.stderr
+    assert "mine.yaml" not in done.stderr  # the good file is still checked, and fine
+
+
+def test_a_dangling_link_given_by_name_says_what_it_is(run: Run, tmp_path: Path) -> None:
+    link = tmp_path / "gone.yaml"
+    link.symlink_to(tmp_path / "moved-away.yaml")
+    done = run("lint", str(link))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        f"{link}:1: a symbolic link to nothing ({tmp_path / 'moved-away.yaml'}): "
+        "restore its target or remove the link"
+    )
