@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Run
 
 BANK = """format_version: 1
@@ -47,3 +49,27 @@ def test_a_dangling_link_given_by_name_says_what_it_is(run: Run, tmp_path: Path)
         f"{link}:1: a symbolic link to nothing ({tmp_path / 'moved-away.yaml'}): "
         "restore its target or remove the link"
     )
+
+
+NUMBER_CARD = """format_version: 1
+set: odd
+title: Odd tolerances
+items:
+  - id: n
+    kind: {kind}
+    prompt: How many?
+    answer: {answer}
+    abs_tol: .inf
+"""
+
+
+@pytest.mark.parametrize(("kind", "answer"), [("number", '"5"'), ("vector", "[1, 2]")])
+def test_an_infinite_tolerance_is_the_banks_error(
+    run: Run, store_home: Path, kind: str, answer: str
+) -> None:
+    # `abs_tol: .inf` passed lint, and every answer was then "correct to the stated precision".
+    bank = store_home / "quizzes" / "odd.yaml"
+    bank.write_text(NUMBER_CARD.format(kind=kind, answer=answer))
+    done = run("lint", str(bank))
+    assert done.returncode == 2
+    assert f"{bank}:9: item 'n': abs_tol: Input should be a finite number" in done.stderr
