@@ -307,29 +307,30 @@ def describe_failure(path: Path | None, exc: sqlite3.Error) -> StoreError:
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
     if path is None:
-        return _described(Path("the store"), name, text, read_only=False)
+        return _described(None, name, text, read_only=False)
     return _described(path, name, text, read_only=_read_only(path.parent, path))
 
 
-def _described(path: Path, name: str, text: str, *, read_only: bool) -> StoreError:
+def _described(path: Path | None, name: str, text: str, *, read_only: bool) -> StoreError:
+    store = "the store" if path is None else f"the store {path}"
     if name.startswith("SQLITE_BUSY") or name.startswith("SQLITE_LOCKED") or "locked" in text:
         return StoreError(
-            f"the store {path} is locked by another attnquiz (or another program) that is "
+            f"{store} is locked by another attnquiz (or another program) that is "
             "writing to it; finish or close that one, then try again"
         )
     if name.startswith("SQLITE_READONLY") or "readonly" in text or read_only:
         return StoreError(
-            f"the store {path} cannot be written: its folder or file is read-only; make it "
+            f"{store} cannot be written: its folder or file is read-only; make it "
             "writable, or use --data-dir for a writable folder"
         )
     if name.startswith("SQLITE_FULL") or "disk is full" in text:
         return StoreError(
-            f"the disk holding the store {path} is full; every answer before this one is saved. "
+            f"the disk holding {store} is full; every answer before this one is saved. "
             "Free some space, then go on"
         )
     if name.startswith("SQLITE_CANTOPEN") or name.startswith("SQLITE_IOERR"):
-        return StoreError(f"cannot read or write the store {path}: {text}")
-    if str(path) == "the store":
+        return StoreError(f"cannot read or write {store}: {text}")
+    if path is None:
         return StoreError(f"the store is damaged ({text}); it was left untouched")
     return damaged(path, text)
 
