@@ -8,7 +8,7 @@ import re
 # recolour the grader's terminal; and the bidirectional embeddings, overrides and isolates
 # (U+202A-U+202E, U+2066-U+2069): a terminal that lays out bidi text would show what follows
 # them reversed or moved, so the screen would not say what was written. All shown as escapes.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class CappedTail:
@@ -33,7 +33,7 @@ class CappedTail:
 def visible_controls(text: str) -> str:
     """`text` with every terminal control character (but tab and newline) shown as `\\xNN`,
     and every bidirectional control as `\\uNNNN`."""
-    return _CONTROL.sub(_escape, text)
+    return CONTROL.sub(_escape, text)
 
 
 def _escape(match: re.Match[str]) -> str:

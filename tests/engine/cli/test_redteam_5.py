@@ -73,3 +73,39 @@ def test_an_infinite_tolerance_is_the_banks_error(
     done = run("lint", str(bank))
     assert done.returncode == 2
     assert f"{bank}:9: item 'n': abs_tol: Input should be a finite number" in done.stderr
+
+
+ACTING_BANK = r"""format_version: 1
+set: acting
+title: "Odd \x9b31m\u202eevil"
+items:
+  - id: v
+    kind: expression
+    prompt: "Var(q·k)? \x9b2J"
+    answer: d_k
+    positive: [d_k]
+    mistakes:
+      - answer: sqrt(d_k)
+        message: "no \x9b31mred\u202e txet \x7f"
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("check", "acting", "v", "--answer", "sqrt(d_k)", "--json"), ("stats", "acting", "--json")],
+)
+def test_json_output_carries_no_character_a_terminal_acts_on(
+    run: Run, store_home: Path, args: tuple[str, ...]
+) -> None:
+    # JSON escapes C0 controls itself, but wrote a C1 control (U+009B, CSI in 8-bit form: a
+    # terminal that takes it recolours or clears the screen), DEL and bidi overrides as they
+    # were, so `--json` printed to a terminal acted on the author's text.
+    import json
+
+    (store_home / "quizzes" / "acting.yaml").write_text(ACTING_BANK, encoding="utf-8")
+    done = run(*args)
+    assert done.returncode in (0, 1), done.stderr
+    for acting in ("\x9b", "\u202e", "\x7f"):
+        assert acting not in done.stdout
+    data = json.loads(done.stdout)  # the same data: written as JSON's \\uXXXX escapes
+    assert "\x9b31m" in json.dumps(data, ensure_ascii=False)
