@@ -3,13 +3,12 @@ if any. Derivation, timed and rapid-fire drills are each re-checked with the che
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from engine.bank.catalog import SUFFIXES
+from engine.bank.catalog import SUFFIXES, not_a_file
 from engine.bank.file_header import FILE_KINDS, FileKind
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
@@ -29,7 +28,7 @@ def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
         if path.is_dir():
             named = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and not p.is_dir())
             found = [p for p in named if p.is_file()]
-            problems += [_not_a_file(p) for p in named if not p.is_file()]
+            problems += [not_a_file(p) for p in named if not p.is_file()]
             if not named:
                 problems.append(f"{path}:1: no .yaml files in this folder")
             files.extend(found)
@@ -37,22 +36,11 @@ def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
             files.append(path)
         else:
             problems.append(
-                _not_a_file(path)
+                not_a_file(path)
                 if path.is_symlink() or path.exists()
                 else f"{path}:1: no such file or folder"
             )
     return files, problems
-
-
-def _not_a_file(path: Path) -> str:
-    """Why a path lint was given (or found) is not read: a link to nothing, or a named pipe or
-    a device (reading it could block or never end)."""
-    if path.is_symlink() and not path.exists():
-        return (
-            f"{path}:1: a symbolic link to nothing ({os.readlink(path)}): "
-            "restore its target or remove the link"
-        )
-    return f"{path}:1: not a regular file or folder"
 
 
 def set_name_of(path: Path) -> str | None:
@@ -157,11 +145,11 @@ def _set_of_drill(path: Path, set_name: str | None) -> tuple[QuestionSet | None,
     if set_name is None:
         return None, [f"{path}:1: put the drill in a drills/ folder, named <set>-timed.yaml"]
     beside = path.resolve().parent.parent / "quizzes"
-    files = set_files(set_name, [BankRoot(beside, str(beside))])
-    files = files or set_files(set_name, [BankRoot(builtin_dir("quizzes"), "quizzes")])
-    if not files:
-        return None, [f"{path}:1: no question bank for set {set_name!r} to check the items"]
     try:
+        files = set_files(set_name, [BankRoot(beside, str(beside))])
+        files = files or set_files(set_name, [BankRoot(builtin_dir("quizzes"), "quizzes")])
+        if not files:
+            return None, [f"{path}:1: no question bank for set {set_name!r} to check the items"]
         return load_set(set_name, files), []
     except BankError:
         return None, [f"{path}:1: the bank of set {set_name} has problems; lint it first"]

@@ -109,3 +109,19 @@ def test_json_output_carries_no_character_a_terminal_acts_on(
         assert acting not in done.stdout
     data = json.loads(done.stdout)  # the same data: written as JSON's \\uXXXX escapes
     assert "\x9b31m" in json.dumps(data, ensure_ascii=False)
+
+
+def test_a_set_file_in_the_store_that_cannot_be_read_is_named(run: Run, store_home: Path) -> None:
+    # `list 16` with quizzes/16.yaml a link to a device said "no question set '16'"; a set
+    # folder's file that links to nothing was left out of the set without a word.
+    quizzes = store_home / "quizzes"
+    (quizzes / "16.yaml").symlink_to("/dev/zero")
+    done = run("list", "16")
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith(f"{quizzes / '16.yaml'}:1: not a regular file or folder")
+    (quizzes / "demo").mkdir()
+    (quizzes / "demo" / "more.yaml").symlink_to(store_home / "moved-away.yaml")
+    done = run("list", "demo")
+    assert done.returncode == 2
+    assert f"{quizzes / 'demo' / 'more.yaml'}:1: a symbolic link to nothing" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
