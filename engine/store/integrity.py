@@ -10,6 +10,7 @@ locked store, a read-only folder and a full disk are not damage.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import stat
@@ -170,6 +171,9 @@ def verify_before_writing(path: Path) -> None:
     if not path.exists():
         return
     check_write_ahead_log(path)
+    with contextlib.suppress(FileNotFoundError):  # SQLite makes it when it is missing
+        # A folder, a pipe or a device in its place: SQLite says "read-only" or "disk I/O".
+        require_regular_file(Path(f"{path}-shm"))
     # Without a log, the file is the whole store: `immutable` reads it without creating the
     # -wal and -shm files a WAL reader would. With a log, a read-only reader uses it as it is.
     live = Path(f"{path}-wal").exists()
@@ -266,8 +270,8 @@ def require_regular_file(path: Path) -> None:
     """
     if not stat.S_ISREG(path.stat().st_mode):
         raise StoreError(
-            f"{path} is not a regular file, so it cannot be the store or its log; it was left "
-            "untouched: move it aside or use --data-dir for another store"
+            f"{path} is not a regular file, so it cannot be the store or one of its files; it "
+            "was left untouched: move it aside or use --data-dir for another store"
         )
 
 
