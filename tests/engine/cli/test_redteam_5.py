@@ -125,3 +125,48 @@ def test_a_set_file_in_the_store_that_cannot_be_read_is_named(run: Run, store_ho
     assert done.returncode == 2
     assert f"{quizzes / 'demo' / 'more.yaml'}:1: a symbolic link to nothing" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+ESCAPING_NAME = "evil\x1b[31m\u202e.py"
+
+
+def test_an_error_naming_a_file_shows_its_controls_as_escapes(run: Run, tmp_path: Path) -> None:
+    # Error lines printed the file name as it was: its escape sequence recoloured the terminal.
+    done = run("submit", str(tmp_path / ESCAPING_NAME))
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\u202e" not in done.stderr
+    assert "evil\\x1b[31m\\u202e.py" in done.stderr
+
+
+def test_the_watch_line_shows_a_file_names_controls_as_escapes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    from types import SimpleNamespace
+
+    import watchfiles
+    from rich.console import Console
+
+    from engine.commands.watch import grade_until_passed
+
+    mine = tmp_path / ESCAPING_NAME
+    mine.write_text("x = 1\n")
+
+    def one_save(*_args, **_kwargs):
+        yield set()  # the watcher is running
+        mine.write_text("x = 2\n")
+        yield {("modified", str(mine))}
+
+    monkeypatch.setattr(watchfiles, "watch", one_save)
+    grades = iter([False, True])
+
+    def grade_once() -> SimpleNamespace:
+        return SimpleNamespace(
+            passed=next(grades), verdict="wrong", message="", cases=[], diagnosis=[]
+        )
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=True, no_color=True)
+    assert grade_until_passed(mine, grade_once, lambda _grade: None, console) == 0  # type: ignore[arg-type]
+    assert "watching evil\\x1b[31m\\u202e.py" in out.getvalue()
+    assert "\u202e" not in out.getvalue() and "\x1b[31m" not in out.getvalue()
