@@ -170,3 +170,10 @@ def test_the_watch_line_shows_a_file_names_controls_as_escapes(
     assert grade_until_passed(mine, grade_once, lambda _grade: None, console) == 0  # type: ignore[arg-type]
     assert "watching evil\\x1b[31m\\u202e.py" in out.getvalue()
     assert "\u202e" not in out.getvalue() and "\x1b[31m" not in out.getvalue()
+
+
+def test_the_export_line_shows_a_file_names_controls_as_escapes(run: Run, tmp_path: Path) -> None:
+    done = run("export", "demo", "--anki", str(tmp_path / "deck\x1b[31m\u202e.apkg"))
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\u202e" not in done.stdout
+    assert "deck\\x1b[31m\\u202e.apkg" in "".join(done.stdout.split())
