@@ -46,3 +46,41 @@ def test_work_left_in_a_zombie_child_stops_the_ladder() -> None:
                 _sample(maker)
         finally:
             maker.kill()
+
+
+def test_a_file_swapped_for_a_pipe_after_its_check_is_refused_without_waiting(
+    tmp_path, monkeypatch
+) -> None:
+    # read_at_most checked the path, then opened it: a pipe put there in between (a watched
+    # file replaced as it is graded) made the open wait for a writer that never came.
+    import os
+    import threading
+
+    from attention_ref import bounded_read
+
+    regular = tmp_path / "mine.py"
+    regular.write_text("x = 1\n")
+    pipe = tmp_path / "swapped.py"
+    os.mkfifo(pipe)
+    checked, real_stat = os.stat(regular), os.stat
+
+    def stat_before_the_swap(path, *args, **kwargs):  # the pipe was a regular file then
+        return checked if str(path) == str(pipe) else real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(bounded_read.os, "stat", stat_before_the_swap)
+    outcome: list[object] = []
+
+    def read() -> None:
+        try:
+            outcome.append(bounded_read.read_at_most(pipe, 1000))
+        except OSError as error:
+            outcome.append(error)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=30)  # a safety net against the hang, not a timing assertion
+    if reader.is_alive():  # free the blocked open before failing
+        os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join()
+        pytest.fail("the open waited for a writer")
+    assert isinstance(outcome[0], OSError) and "not a regular file" in str(outcome[0])
