@@ -11,6 +11,7 @@ of it passes through unchanged, so that the safe parser can reject it with a pre
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -30,6 +31,7 @@ _TOKEN = re.compile(
     r"|(?P<comma>,)|(?P<root>[√∛∜])|(?P<mark>⊤)|(?P<other>.)",
     re.DOTALL,
 )
+TOKENISED_KEPT = 2048
 
 
 # Function names a learner may capitalise: `Softmax(...)` is softmax(...). Not E or Var, whose
@@ -119,8 +121,15 @@ def _root_exponents(tokens: list[Token]) -> list[Token]:
 
 def tokenise(text: str) -> list[Token]:
     """Split rewritten text into tokens (Unicode and LaTeX are rewritten first)."""
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=TOKENISED_KEPT)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """`tokenise`, remembered: a question's spellings and texts are split again for every
+    answer graded (a pure function of `text`; the last `TOKENISED_KEPT` texts are kept)."""
     plain = _KRONECKER.sub(r"delta_\1\2", to_ascii(_RUN_TOGETHER_DELTA.sub(r"δ_\1", text)))
-    return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain)]
+    return tuple(Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain))
 
 
 class _NameTable:
