@@ -10,6 +10,7 @@ compiled or executed, and a point where either side is undefined is skipped.
 
 from __future__ import annotations
 
+import cmath
 import functools
 import zlib
 from collections.abc import Callable, Collection
@@ -81,9 +82,7 @@ def evaluate(expr: Any, values: dict[Any, Any]) -> Any:
             value = _evaluate(expr, values)
         except (ArithmeticError, ValueError, TypeError, np.linalg.LinAlgError, RecursionError):
             raise Undefined from None
-    if not np.all(np.isfinite(value)):
-        raise Undefined
-    return value
+    return _check(value)
 
 
 def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
@@ -258,6 +257,10 @@ def _softmax(scores: Any) -> Any:
 
 
 def _check(value: Any) -> Any:
+    if isinstance(value, complex):  # a scalar (NumPy's complex128 too): no array to build
+        if not cmath.isfinite(value):
+            raise Undefined
+        return value
     if not np.all(np.isfinite(value)):
         raise Undefined
     return value
