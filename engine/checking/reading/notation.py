@@ -32,6 +32,7 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 TOKENISED_KEPT = 2048
+NAME_TABLES_KEPT = 256
 
 
 # Function names a learner may capitalise: `Softmax(...)` is softmax(...). Not E or Var, whose
@@ -82,7 +83,7 @@ def normalise(
     a sum written without its index be read (`big_operators`). Raises AnswerError for LaTeX that
     cannot be read.
     """
-    names = _NameTable(symbols, aliases or {})
+    names = _name_table(symbols, aliases or {})
     text = expand_big_operators(text, names.whole, families)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     _refuse_sign_slips(tokens)
@@ -130,6 +131,20 @@ def _tokens(text: str) -> tuple[Token, ...]:
     answer graded (a pure function of `text`; the last `TOKENISED_KEPT` texts are kept)."""
     plain = _KRONECKER.sub(r"delta_\1\2", to_ascii(_RUN_TOGETHER_DELTA.sub(r"δ_\1", text)))
     return tuple(Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain))
+
+
+def _name_table(symbols: Collection[str], aliases: Mapping[str, Sequence[str]]) -> _NameTable:
+    """The name table of one question, built once: every answer to it is read with the same
+    one (a table does not change once built)."""
+    spellings = tuple((name, tuple(written)) for name, written in aliases.items())
+    return _table_for(frozenset(symbols), spellings)
+
+
+@functools.lru_cache(maxsize=NAME_TABLES_KEPT)
+def _table_for(
+    symbols: frozenset[str], spellings: tuple[tuple[str, tuple[str, ...]], ...]
+) -> _NameTable:
+    return _NameTable(symbols, dict(spellings))
 
 
 class _NameTable:
@@ -603,7 +618,7 @@ def names_used(
     the way `normalise` would read them, so a run-together `QK` counts as Q and K when both are
     declared, and the `T` of `K^T` counts as a transpose unless T is declared.
     """
-    names = _NameTable(symbols, aliases or {})
+    names = _name_table(symbols, aliases or {})
     text = expand_big_operators(text, names.whole)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     tokens = names.resolve(_mark_transposes(tokens, names, set(matrices)))
