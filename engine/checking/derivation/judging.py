@@ -81,7 +81,7 @@ class Judge:
             )
         last = sides[-1]
         reaches, not_there = self._reaches(before, last, target, known)
-        if not reaches and before is not None and len(sides) > 1 and _restates(before, last):
+        if not reaches and before is not None and len(sides) > 1 and restates(before, last):
             # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
             # it came from, stating the identity; the step is the side before the return.
             reaches = any(self._reaches(before, side, target, known)[0] for side in sides[:-1])
@@ -120,8 +120,8 @@ class Judge:
             return True, ""
         if (
             before is not None
-            and _restates(before, last)
-            and (not _restates(before, target) or _same_text(before, last))
+            and restates(before, last)
+            and (not restates(before, target) or _same_text(before, last))
         ):
             return False, "that is the line you started from; write the next step"
         if not reader.follows(target.value, last.value):
@@ -325,7 +325,7 @@ def form_of(expr: Any) -> set[str]:
     return forms
 
 
-def _restates(before: Side, side: Side) -> bool:
+def restates(before: Side, side: Side) -> bool:
     """Whether `side` is the line `before` again, up to the names of the summation indices."""
     return _canonical(side.expr) == _canonical(before.expr)
 

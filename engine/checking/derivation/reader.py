@@ -472,6 +472,8 @@ class StepReader:
                 raise AnswerError("could not read this: write an expression after `=`")
         if len(texts) > 1 and self.is_label(texts[0]):
             texts = texts[1:]  # `FLOPs = 2T² d_k`, `∂L/∂v_j = δ a_j`: the left side names it
+        elif len(texts) > 1 and self.is_label(texts[-1], words=False):
+            texts = texts[:-1]  # `δ a_j = ∂L/∂v_j`: written right to left, the name comes last
         sides: list[Side] = []
         for text in texts:
             if not text.strip():
@@ -498,7 +500,7 @@ class StepReader:
         known |= set(self.assumptions.matrices) | _NOT_PROSE
         if any(word.group(0) in _NOT_PROSE for word in _WORD.finditer(step)):
             return None  # code, or a letter the reader does not know here: not prose
-        start = 0
+        start = _remark_end(step, known)
         while (opening := _WORD.match(step, _skip_separators(step, start))) and (
             opening.group(0) not in known
         ):
@@ -540,15 +542,16 @@ class StepReader:
             return None
         return parts[0], "≈ " + parts[1].strip()
 
-    def is_label(self, text: str) -> bool:
-        """Whether a first side only names the quantity: a word, or a derivative of a name
-        the drill does not define (`∂L/∂V`, `dL/dq`), rather than an expression to check."""
+    def is_label(self, text: str, *, words: bool = True) -> bool:
+        """Whether a first side only names the quantity: a word (unless `words` is False), or a
+        derivative of a name the drill does not define (`∂L/∂V`, `dL/dq`), rather than an
+        expression to check."""
         if not _LABEL.fullmatch(text.strip()):
             return False
         try:
             expr = self.read(text)
         except AnswerError as error:
-            return "is not a known name" in str(error)
+            return words and "is not a known name" in str(error)
         if not expr.is_Symbol:
             return False
         marker = read_marker(expr.name)
@@ -824,6 +827,23 @@ def _skip_separators(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t,;:":
         position += 1
     return position
+
+
+def _remark_end(text: str, known: set[str]) -> int:
+    """Where the step starts after an opening remark ended by a colon (`assuming q_i, k_i iid
+    N(0,1): ...`, `using Var(cX) = c² Var(X): ...`): just after the last colon outside brackets
+    when some word of prose comes before it; 0 when the line opens with no such remark."""
+    depth, colon = 0, -1
+    for position, char in enumerate(text):
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            depth -= 1
+        elif char == ":" and depth == 0:
+            colon = position
+    if colon < 0 or not any(w.group(0) not in known for w in _WORD.finditer(text[:colon])):
+        return 0
+    return colon + 1
 
 
 def _unclosed_opener(text: str) -> int:
