@@ -54,18 +54,25 @@ def _status_fields(pid: str) -> dict[str, str] | None:
     return fields
 
 
-def _live_processes() -> Iterator[tuple[int, dict[str, str]]]:
+def _live_processes(*, zombies: bool = False) -> Iterator[tuple[int, dict[str, str]]]:
+    """Every live process, and the zombies too when asked (gone, not yet reaped: a zombie's
+    /proc/PID/stat still holds the CPU time it used, which no live process has yet)."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             fields = _status_fields(entry)
-            if fields and not fields.get("State", "").startswith(("Z", "X")):
+            if fields and (zombies or not fields.get("State", "").startswith(("Z", "X"))):
                 yield int(entry), fields
 
 
-def processes_of_uid(uid: int) -> list[int]:
-    """Live (non-zombie) processes whose real, effective or saved uid is `uid`."""
+def processes_of_uid(uid: int, *, zombies: bool = False) -> list[int]:
+    """Live (non-zombie, unless `zombies`) processes whose real, effective or saved uid is
+    `uid`."""
     wanted = str(uid)
-    return [pid for pid, fields in _live_processes() if wanted in fields.get("Uid", "").split()[:3]]
+    return [
+        pid
+        for pid, fields in _live_processes(zombies=zombies)
+        if wanted in fields.get("Uid", "").split()[:3]
+    ]
 
 
 def stat_fields(pid: int) -> list[str]:
@@ -84,9 +91,12 @@ def _stat_field(pid: int, index: int) -> str | None:
     return after_name[index] if len(after_name) > index else None
 
 
-def processes_in_session(session: int) -> list[int]:
-    """Live processes whose session id is `session` (the fallback when not running as root)."""
-    return [pid for pid, _ in _live_processes() if _stat_field(pid, 3) == str(session)]
+def processes_in_session(session: int, *, zombies: bool = False) -> list[int]:
+    """Live processes (and zombies, if asked) whose session id is `session` (the fallback when
+    not running as root)."""
+    return [
+        pid for pid, _ in _live_processes(zombies=zombies) if _stat_field(pid, 3) == str(session)
+    ]
 
 
 def children_of(parent: int) -> list[int]:

@@ -8,6 +8,7 @@ expected step, in closed form when the expected step is closed. The words it say
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -23,6 +24,7 @@ from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
 from engine.checking.derivation.substitution import Substitutions
 
+CANONICAL_KEPT = 1024
 MISPLACED = (
     "the value is right, but not how you got it: each E, Var or Σ you replace by a number "
     "must become its own value, with the same operations (×, −, /) around it as in the line "
@@ -182,7 +184,9 @@ class Judge:
             if _is_sum(bottom) and not _is_sum(line_bottom):
                 return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
             top, line_top = top.doit(), line_top.doit()
-            ratio = sympy.simplify(line_top / top)
+            quotient = line_top / top
+            # Few quotients, each met again for many lines: simplify (tens of ms) once each.
+            ratio = reader.remember(("simplified", quotient), lambda: sympy.simplify(quotient))
             if ratio != 0 and not ratio.free_symbols & written.free_symbols:
                 return True  # scaled by a number, or by what the asked fraction does not use
             if _rationalised(bottom, line_bottom, ratio):
@@ -331,7 +335,10 @@ def _same_text(before: Side, side: Side) -> bool:
     return "".join(before.text.split()) == "".join(side.text.split())
 
 
+@functools.lru_cache(maxsize=CANONICAL_KEPT)
 def _canonical(expr: Any) -> Any:
+    """`expr` with its summation indices renamed in order (remembered: the line a step starts
+    from is compared with every line written after it)."""
     import sympy
 
     from engine.checking.derivation.notation import sum_marker

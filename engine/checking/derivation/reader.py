@@ -175,6 +175,14 @@ class _Memo(OrderedDict[Hashable, _Value]):
                 self.popitem(last=False)
         return value
 
+    def known(self, key: Hashable) -> tuple[bool, _Value | None]:
+        """(True, the value) when `key` is remembered, else (False, None)."""
+        with self._lock:
+            if key in self:
+                self.move_to_end(key)
+                return True, self[key]
+        return False, None
+
 
 _READERS: _Memo[StepReader] = _Memo(READERS_KEPT)
 
@@ -393,6 +401,11 @@ class StepReader:
         """A side read without SymPy's simplification where SymPy can build it so, else as read."""
         import sympy
 
+        # Switching SymPy's `evaluate` empties SymPy's own caches (twice a switch): a side
+        # already read as written is taken from the memo without it.
+        known, expr = self._memo.known(("read", side.text, frozenset(), False))
+        if known:
+            return expr
         try:
             with sympy.evaluate(False):
                 return self.read(side.text)
@@ -690,8 +703,13 @@ class StepReader:
             return frozenset({index})
         return frozenset()
 
-    def written_out(self, expr: Any, size: int, values: Mapping[str, int], depth: int = 0) -> Any:
-        """`expr` with every sum written out over 1..size and the free indices set to values."""
+    def written_out(self, expr: Any, size: int, values: Mapping[str, int]) -> Any:
+        """`expr` with every sum written out over 1..size and the free indices set to values
+        (remembered: a step's target side is written out again for every line compared)."""
+        key = ("written out", expr, size, tuple(sorted(values.items())))
+        return self.remember(key, lambda: self._written_out(expr, size, values))
+
+    def _written_out(self, expr: Any, size: int, values: Mapping[str, int], depth: int = 0) -> Any:
         import sympy
 
         if depth > 2 * len(self.assumptions.definitions) + 20:
@@ -710,11 +728,11 @@ class StepReader:
             body = expr.args[0] / marker
             return sympy.Add(
                 *(
-                    self.written_out(body, size, {**values, index: v}, depth + 1)
+                    self._written_out(body, size, {**values, index: v}, depth + 1)
                     for v in range(1, size + 1)
                 )
             )
-        arguments = [self.written_out(arg, size, values, depth + 1) for arg in expr.args]
+        arguments = [self._written_out(arg, size, values, depth + 1) for arg in expr.args]
         return expr.func(*arguments)
 
     def _written_symbol(self, expr: Any, size: int, values: Mapping[str, int], depth: int) -> Any:
@@ -726,8 +744,8 @@ class StepReader:
         marker = read_marker(name)
         if marker is not None and marker[0] == "derivative":
             quantity, variable = marker[1]
-            top = self.written_out(sympy.Symbol(quantity), size, values, depth + 1)
-            by = self.written_out(sympy.Symbol(variable), size, values, depth + 1)
+            top = self._written_out(sympy.Symbol(quantity), size, values, depth + 1)
+            by = self._written_out(sympy.Symbol(variable), size, values, depth + 1)
             if not by.is_Symbol:
                 raise CannotEvaluate(f"cannot differentiate by {variable}")
             return sympy.diff(top, by)
@@ -737,13 +755,13 @@ class StepReader:
         family, index = self.family_of(name)
         if family is None or index is None:
             if name in self.definitions:
-                return self.written_out(self.definitions[name], size, values, depth + 1)
+                return self._written_out(self.definitions[name], size, values, depth + 1)
             return expr
         if index not in values:
             return expr
         if family in self.family_definitions:
             own_index, definition = self.family_definitions[family]
-            return self.written_out(definition, size, {own_index: values[index]}, depth + 1)
+            return self._written_out(definition, size, {own_index: values[index]}, depth + 1)
         return sympy.Symbol(f"{family}_{values[index]}")
 
     # --- showing ----------------------------------------------------------------------------
@@ -754,8 +772,11 @@ class StepReader:
         )
 
     def show_value(self, value: RandomPolynomial) -> str:
-        shown = display(at_normal(value), self.model)
-        return _without_markers(_tidy(pretty(self._readable(shown))))
+        def shown() -> str:
+            expr = display(at_normal(value), self.model)
+            return _without_markers(_tidy(pretty(self._readable(expr))))
+
+        return self.remember(("show value", tuple(value.items())), shown)
 
     def _readable(self, expr: Any) -> Any:
         import sympy
