@@ -75,7 +75,11 @@ vector width and written to Numba's on-disk cache (`cache=True`): beside this fi
 `__pycache__` when that folder is writable, otherwise in the user cache dir (or
 `NUMBA_CACHE_DIR` when set). Later processes on the same machine load it instead of compiling.
 Importing this module compiles nothing. All jitted code lives in this one file on purpose:
-Numba invalidates a cached function only when its own source file changes.
+Numba invalidates a cached function only when its own source file changes. A cold compile is
+kept small: what differs by dtype (the exp2) is chosen while typing, not by a branch at run time
+that would compile both versions; the exp2 is called with no constant argument (Numba compiles
+a jitted callee once more for each literal value it is passed); and functions that only jitted
+code calls get no Python or C wrapper (`_JIT_ONLY`).
 """
 
 from __future__ import annotations
@@ -91,7 +95,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from numpy.typing import ArrayLike
 
 from attention_ref.reference import Array, additive
@@ -391,7 +395,13 @@ def _exp2_f32(x: Any) -> Any:
     return _same_bits(np.int32(_same_bits(p) + (np.int32(k) << 23)))
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+# The options of a function that only jitted code calls: no wrapper callable from Python or C
+# (Numba compiles both for every function otherwise: 0.3 s of a cold compile per dtype), and
+# no cache of its own (the kernel's cached code holds it).
+_JIT_ONLY: dict[str, Any] = {"nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+@numba.njit(**_JIT_ONLY, fastmath={"contract"})
 def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for c < width, in float32 SIMD lanes."""
     for c in range(width):
@@ -400,7 +410,7 @@ def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
         sums[c] += value
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+@numba.njit(**_JIT_ONLY, fastmath={"contract"})
 def _exp2_pair_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     """_exp2_row_f32 on rows j and j + 1 at once: two independent chains per column, one load
     of shift[c] and one update of sums[c] for both."""
@@ -412,7 +422,7 @@ def _exp2_pair_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> N
         sums[c] += first + second
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+@numba.njit(**_JIT_ONLY, fastmath={"contract"})
 def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) to ~2e-16 and sums[c] += it, in float64 SIMD lanes."""
     c = _POLY_F64
@@ -438,33 +448,62 @@ def _exp2_row_f64(x: Array, j: int, shift: Array, width: int, sums: Array) -> No
         sums[col] += value
 
 
-@numba.njit(cache=True, nogil=True)
-def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
-    if x.itemsize == 4:
-        _exp2_row_f32(x, j, shift, width, sums)
-    else:
-        _exp2_row_f64(x, j, shift, width, sums)
+def _exp2_span(x: Array, first: int, stop: int, shift: Array, width: int, sums: Array) -> None:
+    """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for first <= j < stop and c < width.
+
+    For jitted code only: Numba types it per dtype (`_exp2_span_typing`), so a float32 caller
+    compiles the float32 loops alone and a float64 caller the float64 loop alone (a branch on
+    the dtype at run time compiled both for each, 1 s of a cold compile per dtype)."""
+    raise TypeError("_exp2_span runs only inside jitted code: call _exp2_rows or _exp2_row")
+
+
+def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> Any:
+    # The implementations take the parameters of the same names and annotations (Numba checks).
+    # Their loops over a row stay functions of their own: the same loops nested in the loop over
+    # rows came out 20% slower (constants reloaded in the inner loop).
+    if not isinstance(x, types.Array):
+        return None
+    if x.dtype == types.float32:
+
+        def float32_span(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> None:
+            for j in range(first, stop - 1, 2):
+                _exp2_pair_f32(x, j, shift, width, sums)
+            if (stop - first) % 2 == 1:
+                _exp2_row_f32(x, stop - 1, shift, width, sums)
+
+        return float32_span
+    if x.dtype == types.float64:
+
+        def float64_span(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> None:
+            for j in range(first, stop):
+                _exp2_row_f64(x, j, shift, width, sums)
+
+        return float64_span
+    return None
+
+
+# (numba's stub types jit_options without the wrapper flags, which overload passes on to jit)
+overload(_exp2_span, jit_options=_JIT_ONLY)(_exp2_span_typing)  # type: ignore[arg-type]
 
 
 @numba.njit(cache=True, nogil=True)
 def _exp2_rows(x: Array, rows: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for j < rows and c < width."""
-    if x.itemsize == 4:
-        for j in range(0, rows - 1, 2):
-            _exp2_pair_f32(x, j, shift, width, sums)
-        if rows % 2:
-            _exp2_row_f32(x, rows - 1, shift, width, sums)
-    else:
-        for j in range(rows):
-            _exp2_row_f64(x, j, shift, width, sums)
+    _exp2_span(x, 0, rows, shift, width, sums)
 
 
 @numba.njit(cache=True, nogil=True)
+def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
+    """_exp2_rows on row j alone (the kernel itself always goes through _exp2_rows)."""
+    _exp2_span(x, j, j + 1, shift, width, sums)
+
+
+@numba.njit(**_JIT_ONLY)
 def _round_up(n: int, step: int) -> int:
     return (n + step - 1) // step * step
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**_JIT_ONLY)
 def _tile_is_blocked(
     mask: Array,
     q0: int,
@@ -486,7 +525,7 @@ def _tile_is_blocked(
     return True
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(**_JIT_ONLY)
 def _attend_query_tile(
     q: Array,
     k: Array,
@@ -602,7 +641,7 @@ def _attend_query_tile(
             # A query that has seen nothing yet keeps shift 0: 2^-inf = 0, never -inf - -inf.
             shift[c] = col_max[c] if col_max[c] > -np.inf else 0.0
         # factor = 2^(old max - new max) rescales what was accumulated (tile_sum: a scratch).
-        _exp2_row(factor, 0, shift, columns, tile_sum)
+        _exp2_rows(factor, factor.shape[0], shift, columns, tile_sum)
         tile_sum[:] = 0.0
         _exp2_rows(scores, seen, shift, columns, tile_sum)
         for c in range(rows):

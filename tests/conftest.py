@@ -156,7 +156,7 @@ def checker() -> BoundedChecker:
 def flash_kernel() -> None:
     """The Numba flash kernel ready in this process for both dtypes, compiled once per test run.
 
-    A cold compile costs ~20 s of CPU (a fresh checkout's cache is always cold), and with xdist
+    A cold compile costs ~7 s of CPU (a fresh checkout's cache is always cold), and with xdist
     every worker that runs a kernel test would otherwise compile the same kernel at the same
     time. Under a file lock beside Numba's on-disk cache the first worker compiles and writes
     the cache; the others wait on the lock and then load the kernel from it (under a second)."""
