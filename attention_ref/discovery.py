@@ -37,6 +37,8 @@ HOW_ATTENTION_IS_CALLED = (
 
 # Parameter roles beyond Q, K, V, by lower-cased name.
 _MASK_WORDS = ("mask",)
+_KEY_WORDS = ("key", "kv")
+_FLAG_PREFIXES = ("use_", "has_", "with_", "add_")  # use_bias: a switch, not the bias itself
 _CAUSAL_NAMES = {"causal", "is_causal", "use_causal_mask", "causal_mask_flag"}
 _DK_NAMES = {"d_k", "dk", "d", "d_head", "head_dim", "d_model", "depth", "dim_k", "key_dim"}
 _AXIS_NAMES = {"axis", "dim"}
@@ -61,8 +63,9 @@ class Found:
     parameters: tuple[str, ...]
     line: int
     why: str = ""
-    # Parameter name -> role ("mask", "causal", "d_k", "zero", "false"); an axis, a padding
-    # mask over keys and any other optional parameter keep their defaults.
+    # Parameter name -> role ("mask", "causal", "d_k", "zero", "false", and "padding" or "bias"
+    # when required: a mask over keys that masks none, a bias of zeros); an axis, an optional
+    # padding mask or bias, and any other optional parameter keep their defaults.
     roles: dict[str, str] = field(default_factory=dict)
     required: frozenset[str] = frozenset()
     hints: Hints = field(default_factory=Hints)
@@ -347,7 +350,10 @@ def _role(param: str) -> str | None:
     if "pad" in lowered:
         return "padding"  # a mask over keys (key_padding_mask), not a causal one
     if any(word in lowered for word in _MASK_WORDS):
-        return "mask"
+        # A mask named for the keys (key_mask, kv_mask) is one per key: padding, not causal.
+        return "padding" if any(w in lowered for w in _KEY_WORDS) else "mask"
+    if "bias" in lowered and not lowered.startswith(_FLAG_PREFIXES):
+        return "bias"  # added to the scores (T5's position_bias, attn_bias, ALiBi)
     if lowered in _CAUSAL_NAMES:
         return "causal"
     if lowered in _DK_NAMES:
@@ -377,10 +383,10 @@ def _attention_roles(c: _Callable) -> dict[str, str] | None:
     roles: dict[str, str] = {}
     for param in params[3:]:
         role = _role(param)
-        if role in {None, "axis", "padding"}:  # left at its default
+        if role in {None, "axis"} or (role in {"padding", "bias"} and param not in c.required):
             if param in c.required:
                 return None
-            continue
+            continue  # left at its default
         roles[param] = role
     return roles
 

@@ -298,17 +298,21 @@ def mask_subtracted(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) 
         return stable_softmax(scores - np.asarray(given, np.float64), axis=-1) @ np.asarray(V)
 
 
-# Mistakes in applying a given mask, as notes on a masked case (no SPEC name): each takes the
-# mask as the code was given it, and is looked for only under the conventions (`MaskConvention.
-# style`) its words are true of. Checked when no mask convention gives causal attention.
-MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
+MASK_AFTER_SOFTMAX_NOTE = (
     "applies the mask after the softmax: the blocked weights are zeroed but the rows no longer "
-    "sum to 1; mask the scores before the softmax (or renormalise each row)": (
-        frozenset({"keep"}),
-        mask_after_softmax,
-    ),
+    "sum to 1; mask the scores before the softmax (or renormalise each row)"
+)
+
+# Mistakes in applying a given mask, as notes on a masked case: each takes the mask as the code
+# was given it, and is looked for only under the conventions (`MaskConvention.style`) its words
+# are true of. Checked when no mask convention gives causal attention.
+MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
+    MASK_AFTER_SOFTMAX_NOTE: (frozenset({"keep"}), mask_after_softmax),
     "ignores the mask: the output is attention without it, so each query still sees the keys "
     "after it": (frozenset({"additive", "keep", "block"}), mask_ignored),
     "subtracts the additive mask instead of adding it, so the blocked keys get the most weight "
     "instead of none; add the mask to the scores": (frozenset({"additive"}), mask_subtracted),
 }
+
+# The notes above that are also a named mistake: the causal exercise's name for the same mistake.
+MASK_NAMED: dict[str, str] = {MASK_AFTER_SOFTMAX_NOTE: "mask_after_softmax"}

@@ -216,7 +216,29 @@ def test_a_value_computed_from_a_function_is_not_a_function(tmp_path: Path) -> N
     assert raised.value.verdict == "not_found"
 
 
-def test_a_required_padding_mask_makes_the_function_uncallable(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("parameter", "role"),
+    [("padding_mask", "padding"), ("key_mask", "padding"), ("attn_bias", "bias")],
+)
+def test_a_required_padding_mask_or_bias_is_filled_not_refused(
+    tmp_path: Path, parameter: str, role: str
+) -> None:
+    # A mask over keys is not a causal mask, and a bias is not a mask: the grader gives one
+    # that masks nothing, or zeros, so the function can be called.
+    found = find_function(write(tmp_path, f"def attention(q, k, v, {parameter}):\n    pass\n"))
+    assert found.roles == {parameter: role} and parameter in found.required
+    assert not found.takes_mask
+
+
+@pytest.mark.parametrize("parameter", ["key_mask", "attn_bias", "use_bias"])
+def test_an_optional_padding_mask_or_bias_keeps_its_default(tmp_path: Path, parameter: str) -> None:
+    source = f"def attention(q, k, v, {parameter}=None):\n    pass\n"
+    assert find_function(write(tmp_path, source)).roles == {}
+
+
+def test_a_required_switch_named_for_a_bias_still_makes_the_function_uncallable(
+    tmp_path: Path,
+) -> None:
     with pytest.raises(SubmissionError) as raised:
-        find_function(write(tmp_path, "def attention(q, k, v, padding_mask):\n    pass\n"))
+        find_function(write(tmp_path, "def attention(q, k, v, use_bias):\n    pass\n"))
     assert raised.value.verdict == "not_found"
