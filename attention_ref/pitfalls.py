@@ -170,14 +170,20 @@ def keepdims_missing_softmax(scores: ArrayLike) -> Array:
         return e / np.sum(e, axis=-1, keepdims=True)
 
 
-def _causal_shifted(shift: int, blocked: float) -> Callable[..., Array]:
-    """A causal mask off by one: shift 0 also blocks the diagonal, 2 lets key i + 1 through."""
+def _causal_shifted(shift: int, blocked: float, *, added: bool = False) -> Callable[..., Array]:
+    """A causal mask off by one: shift 0 also blocks the diagonal, 2 lets key i + 1 through.
+    `added`: `blocked` is added to the scores it blocks (scores + mask * -1e9) rather than put
+    in their place, so a row it blocks entirely keeps its scores' differences."""
 
     def buggy(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
         q, k, v, dtype = _prepare(Q, K, V)
         t_q, t_k = q.shape[-2], k.shape[-2]
         future = np.triu(np.ones((t_q, t_k), dtype=bool), k=shift)
-        scores = np.where(future, dtype.type(blocked), _scores(q, k, dtype))
+        scores = _scores(q, k, dtype)
+        if added:
+            scores = scores + np.where(future, dtype.type(blocked), dtype.type(0))
+        else:
+            scores = np.where(future, dtype.type(blocked), scores)
         with np.errstate(invalid="ignore"):
             return stable_softmax(scores, axis=-1) @ v
 
@@ -232,6 +238,7 @@ CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {
         _causal_shifted(0, -1e9),
         _causal_shifted(0, -np.inf),
         _causal_shifted(2, -np.inf),
+        _causal_shifted(0, -1e9, added=True),
     ),
 }
 

@@ -14,6 +14,7 @@ import pytest
 from attention_ref.battery import attention_cases, softmax_cases
 from attention_ref.discovery import Found
 from attention_ref.grading import Grade, _judge, conclude
+from attention_ref.reference import causal_mask
 from attention_ref.sandbox import CallResult
 
 SEEDS = range(12)
@@ -186,3 +187,22 @@ def test_blocked_code_is_checked_past_its_first_block(seed: int) -> None:
 def test_the_json_cases_keep_the_spec_keys_only() -> None:
     case = graded(scaled_by_sqrt_of_queries, "attention", 0).to_json()["cases"][0]
     assert "ruled_out" not in case
+
+
+def causal_blocking_the_diagonal_by_addition(Q, K, V):  # scores + mask * -1e9, mask k=0
+    blocked = np.triu(np.ones((Q.shape[0], K.shape[0])), k=0)
+    return _softmax(Q @ K.T / np.sqrt(Q.shape[1]) + blocked * -1e9) @ V
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_a_causal_mask_off_by_one_is_named_when_added_to_the_scores(seed: int) -> None:
+    # Added, not put in place of the scores: the first row, blocked entirely, keeps its scores'
+    # differences and is the unmasked softmax of that row (not uniform, not nan).
+    found = Found("causal_attention", "attention", ("Q", "K", "V"), 1)
+    grade = Grade(False, "pass", "attention", found.name, [], [])
+    for case in attention_cases(seed, causal_only=True):
+        with np.errstate(all="ignore"):
+            value = causal_blocking_the_diagonal_by_addition(*case.args)
+        mask = causal_mask(case.args[0].shape[0], case.args[1].shape[0])
+        grade.cases.append(_judge(case, CallResult("ok", value, None, 0.0), found, mask))
+    assert conclude(grade).diagnosis == ["causal_off_by_one"]
