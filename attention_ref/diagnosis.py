@@ -30,11 +30,13 @@ EXPLANATIONS: dict[str, str] = {
     "np.swapaxes(K, -1, -2) or K.T)",
     "scale_by_d": "the scores are divided by d_k instead of √d_k: that shrinks them too much "
     "and flattens the weights; divide by np.sqrt(d_k)",
+    "scale_by_d_model": "the scores of each head are divided by √d_model (heads × d_head) "
+    "instead of √d_head: a head's dot products have d_head terms, so divide by √d_head",
     "no_scale": "the 1/√d_k factor is missing: the scores then have variance d_k and the "
     "softmax saturates; divide Q @ K.T by np.sqrt(d_k)",
     "softmax_wrong_axis": "the softmax normalises down the columns (axis 0 or -2: over the "
-    "queries, for attention) instead of along each row (over the keys): each row of weights "
-    "must sum to 1, so use axis=-1",
+    "queries, for attention, or over a batch or heads axis) instead of along each row (over the "
+    "keys): each row of weights must sum to 1, so use axis=-1",
     "no_softmax": "there is no softmax: (Q Kᵀ/√d_k) V is a linear map, not attention; turn each "
     "row of scores into weights with a softmax",
     "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf: inf/inf is "

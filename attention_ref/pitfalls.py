@@ -49,6 +49,24 @@ def _scores_unscaled(q: Array, k: Array, dtype: Any) -> Array:
     return q @ np.swapaxes(k, -1, -2)
 
 
+def _scores_by_d_model(q: Array, k: Array, dtype: Any) -> Array:
+    """(B, H, T, d_head) scores divided by sqrt(H * d_head), the model's width: only heads."""
+    if q.ndim < 4:
+        raise ValueError("no heads axis")
+    return (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-3] * q.shape[-1]))
+
+
+def _over_leading_axis(axis: int) -> Callable[[Array], Array]:
+    """A softmax over a batch or heads axis (`axis` 0 or 1 of batched scores)."""
+
+    def softmax(scores: Array) -> Array:
+        if scores.ndim <= axis + 2:
+            raise ValueError("no such batch axis")
+        return stable_softmax(scores, axis=axis)
+
+    return softmax
+
+
 def _rows(scores: Array) -> Array:
     return stable_softmax(scores, axis=-1)
 
@@ -200,11 +218,20 @@ ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "unstable_softmax": unstable_softmax,
     "global_max": _attention_with(_scores, global_max_softmax),
     "softmax_whole_array": _attention_with(_scores, whole_array_softmax),
+    # Multi-head code in (B, H, T, d_head) that scales by the model's width, as the multi-head
+    # exercise names it.
+    "scale_by_d_model": _attention_with(_scores_by_d_model, _rows),
 }
 
 # Other ways of writing the same named mistake.
 ATTENTION_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
     "softmax_whole_array": (_attention_with(_scores, whole_array_softmax_global),),
+    # Batched code normalising over the batch or the heads (softmax(axis=0) or axis=1) instead
+    # of over the keys: an axis as wrong as the queries'.
+    "softmax_wrong_axis": (
+        _attention_with(_scores, _over_leading_axis(0)),
+        _attention_with(_scores, _over_leading_axis(1)),
+    ),
     "unstable_softmax": (unstable_softmax_float32,),
 }
 

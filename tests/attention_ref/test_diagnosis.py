@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from attention_ref.battery import attention_cases, softmax_cases
+from attention_ref.battery import attention_cases, in_form, softmax_cases
 from attention_ref.discovery import Found
 from attention_ref.grading import Grade, _judge, conclude
 from attention_ref.reference import causal_mask
@@ -206,3 +206,30 @@ def test_a_causal_mask_off_by_one_is_named_when_added_to_the_scores(seed: int) -
         mask = causal_mask(case.args[0].shape[0], case.args[1].shape[0])
         grade.cases.append(_judge(case, CallResult("ok", value, None, 0.0), found, mask))
     assert conclude(grade).diagnosis == ["causal_off_by_one"]
+
+
+def softmax_over_heads(q, k, v):  # (B, H, T, d): axis=1 is the heads
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True) @ v
+
+
+def scaled_by_model_width(q, k, v):  # (B, H, T, d_head) scaled by sqrt(H * d_head)
+    return _softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[1] * q.shape[-1])) @ v
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize(
+    ("learner", "name"),
+    [(softmax_over_heads, "softmax_wrong_axis"), (scaled_by_model_width, "scale_by_d_model")],
+)
+def test_multi_head_mistakes_are_named_in_batched_code(
+    learner: Callable[..., np.ndarray], name: str, seed: int
+) -> None:
+    found = Found("learner", "attention", ("q", "k", "v"), 1)
+    grade = Grade(False, "pass", "attention", found.name, [], [])
+    for case in (in_form(c, 4) for c in attention_cases(seed)):
+        with np.errstate(all="ignore"):
+            value = learner(*case.args)
+        grade.cases.append(_judge(case, CallResult("ok", value, None, 0.0), found, None))
+    assert conclude(grade).diagnosis == [name]
