@@ -335,10 +335,46 @@ def _constructible(cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: i
         if isinstance(node, ast.FunctionDef) and node.name == "__init__":
             init = _callable(node, "__init__", 0, skip_self=True)
             return not init.required
+    if _dataclass_needs_arguments(cls):
+        return False
     for base in cls.bases:
         if isinstance(base, ast.Name) and base.id in classes and depth < 10:
             return _constructible(classes[base.id], classes, depth + 1)
     return True
+
+
+def _called_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    return target.id if isinstance(target, ast.Name) else getattr(target, "attr", "")
+
+
+def _dataclass_needs_arguments(cls: ast.ClassDef) -> bool:
+    """Whether a @dataclass (with the __init__ it writes) has a field without a default: an
+    annotated name with no value, or a `field()` with neither default nor default_factory."""
+    decorator = next((d for d in cls.decorator_list if _called_name(d) == "dataclass"), None)
+    if decorator is None:
+        return False
+    if isinstance(decorator, ast.Call) and any(
+        k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in decorator.keywords
+    ):
+        return False  # @dataclass(init=False): no generated __init__
+    for node in cls.body:
+        if not isinstance(node, ast.AnnAssign) or not isinstance(node.target, ast.Name):
+            continue
+        annotation = ast.unparse(node.annotation)
+        if "ClassVar" in annotation or "KW_ONLY" in annotation:
+            continue  # not a field of the constructor
+        if node.value is None:
+            return True
+        if isinstance(node.value, ast.Call) and _called_name(node.value) == "field":
+            given = {k.arg: k.value for k in node.value.keywords}
+            init = given.get("init")
+            if isinstance(init, ast.Constant) and init.value is False:
+                continue
+            if "default" not in given and "default_factory" not in given:
+                return True
+    return False
 
 
 def _public(c: _Callable) -> bool:

@@ -242,3 +242,31 @@ def test_a_required_switch_named_for_a_bias_still_makes_the_function_uncallable(
     with pytest.raises(SubmissionError) as raised:
         find_function(write(tmp_path, "def attention(q, k, v, use_bias):\n    pass\n"))
     assert raised.value.verdict == "not_found"
+
+
+DATACLASS_CALL = "    def __call__(self, q, k, v):\n        pass\n"
+
+
+@pytest.mark.parametrize(
+    ("fields", "constructible"),
+    [
+        ("    head_dim: int\n", False),
+        ("    head_dim: int = field()\n", False),
+        ("    head_dim: int = 0\n    extra: dict = field(default_factory=dict)\n", True),
+        ("    cache: dict = field(init=False)\n    LIMIT: ClassVar[int]\n", True),
+    ],
+)
+def test_a_dataclass_needs_arguments_when_a_field_has_no_default(
+    tmp_path: Path, fields: str, constructible: bool
+) -> None:
+    source = (
+        "from dataclasses import dataclass, field\nfrom typing import ClassVar\n\n"
+        f"@dataclass\nclass Attention:\n{fields}{DATACLASS_CALL}"
+    )
+    if constructible:
+        assert find_function(write(tmp_path, source)).name == "Attention.__call__"
+        return
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
+    assert "class Attention needs constructor arguments" in str(raised.value)
