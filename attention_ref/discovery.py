@@ -189,8 +189,10 @@ def _definitions(tree: ast.Module) -> tuple[dict[str, _Callable], dict[str, ast.
     return functions, classes
 
 
-# Calls that return the function they are given, wrapped: `attention = njit(attention_py)`.
-_WRAPPERS = {"partial", "jit", "njit", "cache", "lru_cache"}
+# Calls that return the function they are given, wrapped: `attention = njit(attention_py)`,
+# and the mapping wrappers called with the same arguments as the function they map over rows
+# (`np.vectorize(one_query, signature=...)`, `vmap(one_query, in_axes=(0, None, None))`).
+_WRAPPERS = {"partial", "jit", "njit", "cache", "lru_cache", "vectorize", "vmap"}
 
 
 def _made(

@@ -184,6 +184,16 @@ def test_a_file_the_parser_refuses_says_why_in_words(
         ("attention = partial(_impl, scale=None)", "attention", ("q", "k", "v")),
         ("attention = functools.partial(_impl, scale=None)", "attention", ("q", "k", "v")),
         ("attention = njit(cache=True)(_impl)", "attention", ("q", "k", "v", "scale")),
+        (
+            "attention = np.vectorize(_impl, signature=SIGNATURE)",
+            "attention",
+            ("q", "k", "v", "scale"),
+        ),
+        (
+            "attention = jax.vmap(_impl, in_axes=(0, None, None))",
+            "attention",
+            ("q", "k", "v", "scale"),
+        ),
         ("attn = Layer(dropout=0.1)", "attn.forward", ("q", "k", "v", "mask")),
         ("attn = Base(0.1)", "attn", ("q", "k", "v")),
         ("attention = make(scale=2.0)", "attention", ("query", "key", "value", "mask")),
