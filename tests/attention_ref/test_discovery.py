@@ -280,3 +280,21 @@ def test_a_dataclass_needs_arguments_when_a_field_has_no_default(
         find_function(write(tmp_path, source))
     assert raised.value.verdict == "not_found"
     assert "class Attention needs constructor arguments" in str(raised.value)
+
+
+def test_a_function_defined_under_a_top_level_if_or_try_is_found(tmp_path: Path) -> None:
+    source = (
+        "try:\n    from scipy.special import softmax\nexcept ImportError:\n"
+        "    def softmax(x, axis=-1):\n        pass\n\n"
+        "if HAVE_EINSUM:\n    def attention(q, k, v):\n        pass\n"
+        "else:\n    def attention(q, k, v, mask=None):\n        pass\n"
+    )
+    found = find_function(write(tmp_path, source))
+    assert (found.name, found.parameters) == ("attention", ("q", "k", "v", "mask"))
+
+
+def test_a_function_defined_only_under_the_main_guard_is_not(tmp_path: Path) -> None:
+    source = 'if __name__ == "__main__":\n    def attention(q, k, v):\n        pass\n'
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
