@@ -253,6 +253,9 @@ def _made(
     wrapper = value.func.func if isinstance(value.func, ast.Call) else value.func
     wrapper_name = wrapper.id if isinstance(wrapper, ast.Name) else getattr(wrapper, "attr", "")
     first = value.args[0] if value.args else None
+    if wrapper_name in _WRAPPERS - {"partial"} and isinstance(first, ast.Call):
+        # A wrapper of a wrapper: `jit(partial(_attention, causal=False))`.
+        return [replace(c, made=made) for c in _made(name, first, order, functions, classes)]
     if wrapper_name not in _WRAPPERS or not isinstance(first, ast.Name):
         return []
     wrapped = functions.get(first.id)

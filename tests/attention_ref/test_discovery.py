@@ -184,6 +184,7 @@ def test_a_file_the_parser_refuses_says_why_in_words(
         ("attention = partial(_impl, scale=None)", "attention", ("q", "k", "v")),
         ("attention = functools.partial(_impl, scale=None)", "attention", ("q", "k", "v")),
         ("attention = njit(cache=True)(_impl)", "attention", ("q", "k", "v", "scale")),
+        ("attention = jax.jit(partial(_impl, scale=2.0))", "attention", ("q", "k", "v")),
         (
             "attention = np.vectorize(_impl, signature=SIGNATURE)",
             "attention",
