@@ -112,6 +112,13 @@ class CallPlan:
             words += f"; mask {self.convention.label}"
         if self._padding_required():
             words += f"; {self.padding}"
+        switched = [
+            f"{param}={'0' if role == 'zero' else 'False'}"
+            for param, role in self.found.roles.items()
+            if role in {"zero", "false"} and param in self.found.on_by_default
+        ]
+        if switched:
+            words += f"; evaluated with {', '.join(switched)} (their defaults turn them on)"
         return words
 
     def mask_attempts(self, t_q: int, t_k: int, causal: bool) -> list[tuple[str, Any]]:
@@ -150,10 +157,10 @@ class CallPlan:
                 values[param] = int(args[0].shape[-1])
             elif role == "axis" and required:
                 values[param] = -1
-            elif role == "zero" and required:
-                values[param] = 0.0
-            elif role == "false" and required:
-                values[param] = False
+            elif role == "zero" and (required or param in found.on_by_default):
+                values[param] = 0.0  # dropout is off when evaluating
+            elif role == "false" and (required or param in found.on_by_default):
+                values[param] = False  # so is training mode
         return values
 
     def call(

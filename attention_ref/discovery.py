@@ -69,6 +69,8 @@ class Found:
     roles: dict[str, str] = field(default_factory=dict)
     required: frozenset[str] = frozenset()
     hints: Hints = field(default_factory=Hints)
+    # Optional parameters whose default turns dropout or training on: the grader turns them off.
+    on_by_default: frozenset[str] = frozenset()
 
     @property
     def takes_mask(self) -> bool:
@@ -520,6 +522,12 @@ def _found(chosen: _Callable, target: Target, why: str, hints: Hints) -> Found:
     elif chosen.owner:
         kind = f"method of class {chosen.owner} (no constructor arguments)"
     reason = f"{why}; {kind}" if kind else why
+    defaults = _defaults(chosen.node)
+    on = {
+        param
+        for param, role in roles.items()
+        if role in {"zero", "false"} and param in defaults and _switched_on(defaults[param])
+    }
     return Found(
         chosen.name,
         target,
@@ -529,7 +537,27 @@ def _found(chosen: _Callable, target: Target, why: str, hints: Hints) -> Found:
         roles,
         frozenset(chosen.required),
         hints,
+        frozenset(on - chosen.required),
     )
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr]:
+    args = node.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    found = dict(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    )
+    found.update(
+        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
+    )
+    return found
+
+
+def _switched_on(default: ast.expr) -> bool:
+    """A default that turns dropout or training on: a nonzero number, or True (not None, not a
+    dropout layer object)."""
+    value = default.value if isinstance(default, ast.Constant) else None
+    return value is True or (type(value) in (int, float) and value != 0)
 
 
 def _named(

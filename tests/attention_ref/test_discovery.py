@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from attention_ref.calling import CallPlan
 from attention_ref.discovery import SubmissionError, find_function
 
 
@@ -299,3 +301,16 @@ def test_a_function_defined_only_under_the_main_guard_is_not(tmp_path: Path) -> 
     with pytest.raises(SubmissionError) as raised:
         find_function(write(tmp_path, source))
     assert raised.value.verdict == "not_found"
+
+
+def test_dropout_or_training_on_by_default_is_turned_off_and_nothing_else(tmp_path: Path) -> None:
+    # Evaluated as a careful grader evaluates a layer: dropout off, not in training mode; a
+    # dropout layer object (default None) and switches already off keep their defaults.
+    source = (
+        "def attention(q, k, v, dropout_p=0.1, training=True, dropout=None, verbose=False):\n"
+        "    pass\n"
+    )
+    found = find_function(write(tmp_path, source))
+    assert found.on_by_default == {"dropout_p", "training"}
+    args = (np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 2)))
+    assert CallPlan(found).keywords(args, causal=False) == {"dropout_p": 0.0, "training": False}
