@@ -325,6 +325,12 @@ def mask_ignored(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> 
     return stable_softmax(scores, axis=-1) @ np.asarray(V)
 
 
+def mask_zeroes_scores(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
+    """softmax(where(mask, S, 0)) @ V: the blocked scores set to 0, not to -inf."""
+    scores = np.where(np.asarray(given).astype(bool), _mask_scores(Q, K), 0.0)
+    return stable_softmax(scores, axis=-1) @ np.asarray(V)
+
+
 def mask_subtracted(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
     """softmax(S - mask) @ V: an additive mask with its sign reversed (-inf becomes +inf)."""
     scores = _mask_scores(Q, K)
@@ -344,6 +350,11 @@ MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
     MASK_AFTER_SOFTMAX_NOTE: (frozenset({"keep"}), mask_after_softmax),
     "ignores the mask: the output is attention without it, so each query still sees the keys "
     "after it": (frozenset({"additive", "keep", "block"}), mask_ignored),
+    "sets the blocked scores to 0 instead of -inf (or a large negative), so a blocked key "
+    "still gets the weight of a score of 0; put -inf into the blocked scores": (
+        frozenset({"keep"}),
+        mask_zeroes_scores,
+    ),
     "subtracts the additive mask instead of adding it, so the blocked keys get the most weight "
     "instead of none; add the mask to the scores": (frozenset({"additive"}), mask_subtracted),
 }

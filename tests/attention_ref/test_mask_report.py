@@ -196,3 +196,16 @@ def test_a_required_bias_is_given_zeros() -> None:
     case = attention_cases(2)[2]
     report = _run_case(InProcess(biased), case, CallPlan(found))  # type: ignore[arg-type]
     assert report.passed, report.message
+
+
+def mask_zeroes_scores(Q, K, V, mask=None):  # mask: True = attend; blocked scores set to 0
+    s = _scores(Q, K)
+    return _softmax(np.where(mask, s, 0.0) if mask is not None else s) @ V
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_blocked_scores_set_to_zero_are_reported_under_the_keep_convention(seed: int) -> None:
+    report = causal_report(mask_zeroes_scores, seed)
+    assert not report.passed and report.diagnosis == []
+    assert "with the mask given as boolean keep" in report.message
+    assert any("instead of -inf" in note for note in report.notes)
