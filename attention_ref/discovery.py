@@ -117,6 +117,8 @@ def find_function(path: Path, name: str | None = None) -> Found:
         return _named(path, name, functions, classes, hints)
     callables = [c for c in [*functions.values(), *_methods(classes)] if _public(c)]
     attention = [c for c in callables if _attention_roles(c) is not None]
+    # A stub (an interface's method that raises NotImplementedError) is not the implementation.
+    attention = [c for c in attention if not _stub(c.node)] or attention
     if attention:
         chosen, why = _choose(attention, callables, ATTENTION_NAMES)
         return _found(chosen, "attention", why, hints)
@@ -347,7 +349,8 @@ def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
         methods = {
             n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         }
-        usable = {m for m in ("forward", "__call__") if _constructible(cls, classes)}
+        makeable = _constructible(cls, classes) and not _abstract(cls)
+        usable = {m for m in ("forward", "__call__") if makeable}
         usable |= {name for name, node in methods.items() if _without_instance(node)}
         for method in sorted(usable & set(methods), key=lambda m: methods[m].lineno):
             order = cls.lineno * 1000 + methods[method].lineno
@@ -357,6 +360,35 @@ def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
                 )
             )
     return found
+
+
+def _abstract(cls: ast.ClassDef) -> bool:
+    """A class with an @abstractmethod of its own: an interface, which cannot be made."""
+    return any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and any(_called_name(d) == "abstractmethod" for d in node.decorator_list)
+        for node in cls.body
+    )
+
+
+def _stub(node: ast.AST) -> bool:
+    """A function whose body does nothing but raise NotImplementedError (after a docstring,
+    `...` or `pass`)."""
+    body = getattr(node, "body", None)
+    if not isinstance(body, list):
+        return False  # a lambda
+    raises = False
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring or ...
+        exc = statement.exc if isinstance(statement, ast.Raise) else None
+        if exc is not None and _called_name(exc) == "NotImplementedError":
+            raises = True
+            continue
+        return False
+    return raises
 
 
 def _without_instance(node: ast.AST) -> bool:

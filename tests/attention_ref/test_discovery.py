@@ -314,3 +314,23 @@ def test_dropout_or_training_on_by_default_is_turned_off_and_nothing_else(tmp_pa
     assert found.on_by_default == {"dropout_p", "training"}
     args = (np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 2)))
     assert CallPlan(found).keywords(args, causal=False) == {"dropout_p": 0.0, "training": False}
+
+
+@pytest.mark.parametrize("interface_first", [True, False])
+def test_an_interface_is_not_the_implementation(tmp_path: Path, interface_first: bool) -> None:
+    # An abstract class cannot be made, and a method that only raises NotImplementedError is
+    # a stub: the class that implements it is checked, wherever it stands in the file.
+    interface = (
+        "class Base(ABC):\n    @abstractmethod\n    def forward(self, q, k, v):\n        ...\n\n"
+        "class Stub:\n    def forward(self, q, k, v):\n"
+        '        """To be written."""\n        raise NotImplementedError\n\n'
+    )
+    implementation = "class Impl(Base):\n    def forward(self, q, k, v):\n        return q\n\n"
+    body = interface + implementation if interface_first else implementation + interface
+    source = "from abc import ABC, abstractmethod\n\n" + body
+    assert find_function(write(tmp_path, source)).name == "Impl.forward"
+
+
+def test_a_stub_alone_is_still_the_function_checked(tmp_path: Path) -> None:
+    source = "def attention(Q, K, V):\n    raise NotImplementedError\n"
+    assert find_function(write(tmp_path, source)).name == "attention"
