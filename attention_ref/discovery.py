@@ -363,7 +363,10 @@ def _methods(classes: dict[str, ast.ClassDef]) -> list[_Callable]:
 
 
 def _abstract(cls: ast.ClassDef) -> bool:
-    """A class with an @abstractmethod of its own: an interface, which cannot be made."""
+    """A typing.Protocol, or a class with an @abstractmethod of its own: an interface, which
+    cannot be made."""
+    if any(_called_name(base) == "Protocol" for base in cls.bases):
+        return True
     return any(
         isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and any(_called_name(d) == "abstractmethod" for d in node.decorator_list)

@@ -327,7 +327,8 @@ def test_an_interface_is_not_the_implementation(tmp_path: Path, interface_first:
     )
     implementation = "class Impl(Base):\n    def forward(self, q, k, v):\n        return q\n\n"
     body = interface + implementation if interface_first else implementation + interface
-    source = "from abc import ABC, abstractmethod\n\n" + body
+    protocol = "class Attends(Protocol):\n    def forward(self, q, k, v): ...\n\n"
+    source = "from abc import ABC, abstractmethod\n\n" + body + protocol
     assert find_function(write(tmp_path, source)).name == "Impl.forward"
 
 
