@@ -32,3 +32,20 @@ class Verdict:
             "interpreted_as": self.interpreted_as,
             "feedback": self.feedback,
         }
+
+
+def on_offered(pieces: list[str], verdicts: list[Verdict]) -> Verdict:
+    """The verdict on several answers offered at once (`d_k or sqrt(d_k)`), as an examiner
+    gives it from the verdict on each: right when every one is right, wrong when one that can
+    be read is wrong, else unreadable."""
+    shown = " or ".join(v.interpreted_as or p for p, v in zip(pieces, verdicts, strict=True))
+    for piece, verdict in zip(pieces, verdicts, strict=True):
+        if verdict.valid and not verdict.correct:
+            feedback = f"give one answer: `{piece}` is not right"
+            feedback += f" ({verdict.feedback})" if verdict.feedback else ""
+            return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
+    unreadable = next((v for v in verdicts if not v.valid), None)
+    if unreadable is not None:
+        return unreadable
+    feedback = "correct: each answer you offered is right, but give one next time"
+    return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)

@@ -53,7 +53,8 @@ def find_blanks(text: str) -> list[Blank]:
 
 def normalise_code(text: str) -> str:
     """The form two spellings of a piece of code are compared in: spaces dropped, the signs of
-    the entry-by-entry product (`⊙`, `∘`, `*`) made one, braces around a subscript and Unicode
+    the entry-by-entry product (`⊙`, `∘`, `*`) made one, and those of the matrix product (`@`,
+    `·`, a bracket against a factor), braces around a subscript and Unicode
     subscripts written out (`v_{j}`, `vⱼ`), and a trailing full slice dropped (`V[j, :]` selects
     what `V[j]` does)."""
     text = _MATH_ALPHANUMERIC.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
@@ -62,8 +63,10 @@ def normalise_code(text: str) -> str:
     text = _SPOKEN_INFINITY.sub(lambda m: "-inf" if m.group(1) else "inf", text)
     text = _unicode_subscripts(text)
     text = text.replace("−", "-").replace('"', "'").replace("×", "*")
-    text = text.replace("⊙", "*").replace("∘", "*")
-    text = re.sub(r"\s+", "", text).rstrip(";")
+    text = text.replace("⊙", "*").replace("∘", "*").replace("·", "@").replace("⋅", "@")
+    # The matrix product: `@`, the middle dot of maths, or a bracket written against what it
+    # multiplies (`(G ⊙ A) 1`), which Python would not read, so nothing else is merged.
+    text = re.sub(r"\s+", "", text).rstrip(";").replace(")@", ")")
     text = re.sub(r"_\{(\w+)\}", r"_\1", text)  # v_{j} is v_j
     return re.sub(r"(?:,:)+\]", "]", text)
 
@@ -87,12 +90,18 @@ def _unicode_subscripts(text: str) -> str:
     return run.sub(lambda m: "_" + "".join(SUBSCRIPTS[c] for c in m.group()), text)
 
 
+# `True.`, `K.T.`: a full stop ending the answer as a sentence, not part of the code.
+_FULL_STOP = re.compile(r"(?<=[\w)\]])\.\s*$")
+
+
 def _without_remark(answer: str) -> str:
-    """A piece without a remark in words after it: `-1 (the last axis)` is -1."""
+    """A piece without a remark in words after it, or the full stop of a sentence: `-1 (the
+    last axis)` and `True.` are -1 and True."""
     from engine.checking.reading.statement import has_words, trailing_group
 
     remark = trailing_group(answer)
-    return remark[0] if remark is not None and has_words(remark[1]) else answer
+    answer = remark[0] if remark is not None and has_words(remark[1]) else answer
+    return _FULL_STOP.sub("", answer) if not answer.rstrip().endswith("..") else answer
 
 
 def _overlap(context: str, given: str) -> str:

@@ -22,8 +22,10 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
+from engine.checking.reading.statement import offered_answers
+from engine.checking.reading.typography import without_markup
 from engine.errors import AnswerError, BankError
-from engine.verdict import Verdict
+from engine.verdict import Verdict, on_offered
 
 SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
 Aliases = dict[SymbolName, tuple[Annotated[str, StringConstraints(min_length=1)], ...]]
@@ -98,31 +100,6 @@ def precision_prose_problem(prompt: str, precision: Precision | None) -> list[st
     return []
 
 
-# `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
-# graded, so a few at most.
-MAX_OFFERED = 3
-_OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
-
-
-def offered_answers(answer: str) -> list[str] | None:
-    """The answers of `a or b`, split where `or` stands outside brackets; None when one answer
-    is offered."""
-    pieces, start = [], 0
-    for match in _OR.finditer(answer):
-        if _depth(answer[: match.start()]) == 0:
-            pieces.append(answer[start : match.start()])
-            start = match.end()
-    pieces.append(answer[start:])
-    pieces = [piece.strip() for piece in pieces]
-    if len(pieces) > MAX_OFFERED:
-        return None  # not an answer with a second thought but a list: left for the reader
-    return pieces if len(pieces) > 1 and all(pieces) else None
-
-
-def _depth(text: str) -> int:
-    return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
-
-
 class TypedItem(Item):
     """Common fields of typed kinds: symbol spellings and known mistakes."""
 
@@ -140,24 +117,16 @@ class TypedItem(Item):
         raise NotImplementedError
 
     def _offered(self, answer: str) -> Verdict | None:
-        """The verdict on several answers offered at once (`d_k or sqrt(d_k)`), as an examiner
-        gives it: right when every one is right, wrong when one that can be read is wrong; None
-        when one answer is offered."""
+        """The verdict on an answer restated: set in markdown marks (`` `d_k` ``, `**d_k**`),
+        the verdict on what they hold; several answers offered at once (`d_k or sqrt(d_k)`), as
+        an examiner gives it: right when every one is right, wrong when one that can be read is
+        wrong. None when one answer is offered, as it is."""
+        if (inside := without_markup(answer)) != answer:
+            return self.grade_in_process(inside)
         pieces = offered_answers(answer)
         if pieces is None:
             return None
-        verdicts = [self.grade_in_process(piece) for piece in pieces]
-        shown = " or ".join(v.interpreted_as or p for p, v in zip(pieces, verdicts, strict=True))
-        for piece, verdict in zip(pieces, verdicts, strict=True):
-            if verdict.valid and not verdict.correct:
-                feedback = f"give one answer: `{piece}` is not right"
-                feedback += f" ({verdict.feedback})" if verdict.feedback else ""
-                return Verdict(correct=False, interpreted_as=shown, feedback=feedback)
-        unreadable = next((v for v in verdicts if not v.valid), None)
-        if unreadable is not None:
-            return unreadable
-        feedback = "correct: each answer you offered is right, but give one next time"
-        return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+        return on_offered(pieces, [self.grade_in_process(piece) for piece in pieces])
 
     def check_bank(self) -> list[str]:
         return self.check_bank_in_process()

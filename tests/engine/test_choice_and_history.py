@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards.choice import LETTERS, parse_choice
+from engine.cards.choice import LETTERS, ChoiceItem, parse_choice, read_choice
 from engine.cli import main
 
 
@@ -24,6 +24,31 @@ def test_every_option_is_reachable_by_number_and_letter(n: int, data: st.DataObj
 def test_parse_choice_never_points_outside_the_options(text: str) -> None:
     pick = parse_choice(text, 4)
     assert pick is None or 0 <= pick < 4
+
+
+OPTIONS = [
+    "Line 2: d_k is wrong",
+    "Line 3: divide by np.sqrt(d_k)",
+    "O(T² d)",
+    "M = np.where(k, 0, 1)",
+]
+
+
+@given(st.text(max_size=40))
+def test_read_choice_never_points_outside_the_options(text: str) -> None:
+    pick = read_choice(text, OPTIONS)
+    assert pick is None or 0 <= pick < len(OPTIONS)
+
+
+def test_a_choice_is_read_through_the_words_around_it_and_a_guess_is_wrong() -> None:
+    item = ChoiceItem(id="c", kind="choice", prompt="p", options=OPTIONS, answer=2, shuffle=False)
+    for right in ["**B**", "the answer is b", "B) Line 3: divide by np.sqrt(d_k)", "line 3 - why"]:
+        assert item.grade(right).correct, right
+    assert item.grade("C) Line 3: divide").valid is False  # the letter and the words disagree
+    guess = item.grade("B or C")
+    assert guess.valid and not guess.correct and "give one answer" in guess.feedback
+    assert read_choice("O(d·T^2)", OPTIONS) == 2  # a formula option, its factors reordered
+    assert read_choice("np.where(k, 0, 1)", OPTIONS) == 3  # an option `M = ...` by its right side
 
 
 def test_rewording_an_item_keeps_its_history(store_home: Path, capsys, monkeypatch) -> None:

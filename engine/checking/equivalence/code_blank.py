@@ -495,7 +495,7 @@ class _Evaluator:
             raise _Failure("unknown:float() of that text is not allowed")
         if function is np.einsum and (not args or not isinstance(args[0], str)):
             raise _Failure("unknown:np.einsum needs its subscripts first")
-        if not callable(function):
-            raise _Failure("unknown:that is not a function")
+        if not callable(function):  # `K.T()`: read, and it fails as Python fails on it
+            raise _Failure(f"`{ast.unparse(node.func)}` is a value, not a function to call")
         with np.errstate(all="ignore"):
             return function(*args, **kwargs)

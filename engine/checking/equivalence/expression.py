@@ -34,12 +34,13 @@ from engine.checking.reading.statement import (
     has_words,
     is_plain_number,
     number_word,
+    offered_answers,
     split_chain,
     trailing_group,
 )
 from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
-from engine.verdict import Verdict
+from engine.verdict import Verdict, on_offered
 
 Aliases = Mapping[str, Sequence[str]]
 
@@ -108,6 +109,17 @@ def check_expression(
     symbols the answer may use too (the rest of a cloze formula). Raises BankError when
     `expected`, a mistake or a range cannot be read.
     """
+    pieces = offered_answers(answer)
+    if pieces is not None:  # `8 or 64`: each answer offered is judged (`on_offered`)
+        judged = [
+            check_expression(
+                piece, expected, aliases=aliases, positive=positive, integer=integer,
+                noncommutative=noncommutative, mistakes=mistakes, tolerance=tolerance,
+                ranges=ranges, question=question, context=context,
+            )
+            for piece in pieces
+        ]  # fmt: skip
+        return on_offered(pieces, judged)
     aliases = aliases or {}
     declared = {"positive": set(positive), "integer": set(integer), "matrices": set(noncommutative)}
     known = set(aliases).union(*declared.values())
@@ -447,6 +459,9 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
     """One link of a chain; a bracketed remark in words after it (`0 (by symmetry)`) is
     ignored, and a number may be a word (`zero`)."""
     text = number_word(text)
+    worked = _with_working(text, vocabulary, aliases)
+    if worked is not None:
+        return worked
     big_o = _BIG_O.fullmatch(text.strip())
     if big_o:  # O(4T²d_k): the leading term, as the question asks
         text = big_o.group(1)
@@ -467,6 +482,22 @@ def _read_link(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
         if head is None:
             raise
         return read_expression(head, vocabulary, aliases=aliases)
+
+
+def _with_working(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:
+    """`8 (2 cubed)`, `3 (= 6/2)`: a number, a space, and the same number worked out in a
+    bracket is that number, not their product; None for any other text."""
+    group = trailing_group(text)
+    if group is None or not is_plain_number(group[0]):
+        return None
+    if not re.match(re.escape(group[0]) + r"\s+\(", text.strip()):
+        return None
+    try:
+        head = read_expression(group[0], vocabulary, aliases=aliases)
+        working = read_expression(group[1], vocabulary, aliases=aliases)
+    except AnswerError:
+        return None
+    return head if _as_numbers(head, working) is not None and equivalent(head, working) else None
 
 
 def _without_unit(text: str) -> str | None:
@@ -801,6 +832,12 @@ def equivalent(
         difference = a - b
         if difference == 0:
             return True
+        numbers = _as_numbers(a, b)
+        if numbers is not None:
+            # Two numbers: relative agreement only, so that 0 is never 1e-12 (the absolute floor
+            # of the sampled test is for values computed at random points, not for constants).
+            left, right = numbers
+            return abs(left - right) <= tolerance * max(abs(left), abs(right))
         domain = Domain(
             positive=vocabulary.positive,
             integer=vocabulary.integer,
@@ -823,6 +860,19 @@ def equivalent(
         return bool(sympy.simplify(difference) == 0)
     except (Exception, RecursionError):  # SymPy failing to decide means "not shown equal"
         return False
+
+
+def _as_numbers(a: Any, b: Any) -> tuple[complex, complex] | None:
+    """The values of two SymPy numbers, finite; None when either has a symbol or no finite
+    complex value (then the sampled test decides)."""
+    if not (getattr(a, "is_number", False) and getattr(b, "is_number", False)):
+        return None
+    try:
+        left, right = complex(a.evalf()), complex(b.evalf())
+    except (TypeError, ValueError, OverflowError):
+        return None
+    finite = all(math.isfinite(part) for z in (left, right) for part in (z.real, z.imag))
+    return (left, right) if finite else None
 
 
 def _has_branches(expr: Any) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from engine.checking.reading.notation import Token, names_used, normalise, tokenise
 from engine.checking.reading.safe_ast import Vocabulary, check_size, parse_tree
-from engine.checking.reading.statement import has_words, split_chain
+from engine.checking.reading.statement import has_words, split_chain, trailing_group
 from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict
@@ -260,6 +260,9 @@ def check_shape(
         target = parse_shape(expected, aliases=aliases)
     except AnswerError as error:
         raise BankError([f"the shape `{expected}` cannot be read: {error}"]) from None
+    remark = trailing_group(answer)  # `6 by 16 (same as Q)`: a remark in words after it
+    if remark is not None and has_words(remark[1]):
+        answer = remark[0]
     try:
         given = parse_shape(
             _named_shape(_named_dimensions(answer, question), question),

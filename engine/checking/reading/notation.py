@@ -82,12 +82,42 @@ def normalise(
     """
     names = _NameTable(symbols, aliases or {})
     text = expand_big_operators(text, names.whole, families)
-    tokens = [t for t in tokenise(text) if t.kind != "space"]
+    tokens = [t for t in _whole_denominators(tokenise(text)) if t.kind != "space"]
     _refuse_sign_slips(tokens)
     tokens = _root_exponents(tokens)
     tokens = _mark_transposes(tokens, names, set(matrices))
     tokens = apply_functions(names.resolve(tokens), names)
     return _assemble(_wrap_roots(tokens), names)
+
+
+def _whole_denominators(tokens: list[Token]) -> list[Token]:
+    """`T d_k / 4(d_k + T)` is T d_k / (4 (d_k + T)): a number written against a bracket just
+    after a slash is the denominator as one product, as it is on paper. (A letter after the
+    number, `1/2x`, is left to the usual order, x/2; a power after the bracket too.) `tokens`
+    still hold the spaces, which tell `4(` from `4 (`."""
+    out: list[Token] = []
+    closes: dict[int, int] = {}  # index in `tokens` of a bracket's close -> extra `)` after it
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        out.append(token)
+        for _ in range(closes.pop(i, 0)):
+            out.append(Token("close", ")"))
+        if token.text == "/":
+            j = i + 1
+            while j < len(tokens) and tokens[j].kind == "space":
+                j += 1
+            if j + 1 < len(tokens) and tokens[j].kind == "number" and tokens[j + 1].kind == "open":
+                end = _matching_close(tokens, j + 1)
+                after = tokens[end + 1] if end is not None and end + 1 < len(tokens) else None
+                if end is not None and (after is None or after.text not in {"^", "**", "!"}):
+                    out.extend(tokens[i + 1 : j])
+                    out.append(Token("open", "("))
+                    closes[end] = closes.get(end, 0) + 1
+                    i = j
+                    continue
+        i += 1
+    return out
 
 
 def _root_exponents(tokens: list[Token]) -> list[Token]:

@@ -113,7 +113,8 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     if statement.endswith("?") and statement.rstrip("?").strip():  # `16?`: a hedge too
         statement = statement.rstrip("?")
     statement = _APPROXIMATELY.sub("", statement, count=1)
-    statement = _TRAILING.sub("", _QUALIFIER.sub("", _REASON.sub("", statement)))
+    statement = _REASON.sub("", _without_dash_remark(statement))
+    statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
     statement = _without_comma_remark(statement)
     links, relations = [], []
     depth, start = 0, 0
@@ -138,6 +139,26 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
         links.pop(0)
         relations.pop(0)
     return Chain(tuple(links), tuple(relations))
+
+
+# `[0.42, 0.33, 0.25] — flatter`: a remark set off by a dash. An em dash (or `--`) is never a
+# minus sign; an en dash may be one (`x – 1`), so a remark after it takes two words or more.
+_DASH = re.compile(r"(?<=\S)\s+(—|--|–)\s+(?=\S)")
+
+
+def _without_dash_remark(statement: str) -> str:
+    for dash in _DASH.finditer(statement):
+        head, tail = statement[: dash.start()], statement[dash.end() :]
+        if _depth(head) == 0 and len(_prose_words(tail)) >= (2 if dash.group(1) == "–" else 1):
+            return head
+    return statement
+
+
+def without_hedges(text: str) -> str:
+    """`the answer is B`, `B, i think`, `B?`: the answer without the words around it that only
+    say how sure the learner is, or label it."""
+    text = _TRAILING_HEDGE.sub("", _HEDGE.sub("", text, count=1), count=1).strip()
+    return text.rstrip("?").strip() if text.rstrip("?").strip() else text
 
 
 def _without_comma_remark(statement: str) -> str:
@@ -174,6 +195,28 @@ def _last_statement(text: str) -> str:
 
 def _depth(text: str) -> int:
     return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
+
+
+# `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
+# graded, so a few at most.
+MAX_OFFERED = 3
+_OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
+
+
+def offered_answers(answer: str) -> list[str] | None:
+    """The answers of `a or b`, split where `or` stands outside brackets; None when one answer
+    is offered."""
+    pieces, start = [], 0
+    for match in _OR.finditer(answer):
+        if _depth(answer[: match.start()]) == 0:
+            pieces.append(answer[start : match.start()])
+            start = match.end()
+    pieces.append(answer[start:])
+    # `3x, or maybe x^3`: the comma before a second thought belongs to neither answer.
+    pieces = [piece.strip().removesuffix(",").strip() for piece in pieces]
+    if len(pieces) > MAX_OFFERED:
+        return None  # not an answer with a second thought but a list: left for the reader
+    return pieces if len(pieces) > 1 and all(pieces) else None
 
 
 def trailing_group(text: str) -> tuple[str, str] | None:

@@ -52,7 +52,10 @@ _SYMBOL_CHARS = {
 }  # fmt: skip
 SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789aeoxhklmnpstijruv", strict=True))
 _PLAIN_SUBSCRIPTS = str.maketrans(SUBSCRIPTS)
-_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+", strict=True))
+# Superscript letters are exponents too (`e⁻ˣ`, `xⁿ`); `ᵗ` and `ᵀ` are the transpose instead.
+_SUPERSCRIPTS = dict(
+    zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵘᵛʷˣʸᶻ", "0123456789-+abcdefghijklmnoprsuvwxyz", strict=True)
+)
 
 _LATEX_WRAPPERS = {"operatorname", "mathrm", "text", "textrm", "mathbf", "mathit", "boldsymbol"}
 _LATEX_WRAPPERS |= {"mathbb", "mathcal", "mathsf", "textbf", "textit", "bm"}
@@ -71,6 +74,8 @@ _UNBRACED_ROOT = re.compile(r"\s*([A-Za-z](?:_[A-Za-z0-9]+)?|\d+(?:\.\d+)?)(?![A
 
 # Maxima's (STACK's) names of the constants: %pi, %e, %i.
 _PERCENT_CONSTANT = re.compile(r"%(pi|e|i)(?![A-Za-z0-9_])")
+# `1.5x10^3`, `2 X 10**-3`: the letter x as the times sign of scientific notation.
+_SCIENTIFIC_X = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[xX]\s*(?=10\s*(?:\^|\*\*))")
 # `25%` is the number 25/100 (a percent sign after anything else is left for the parser).
 _PERCENTAGE = re.compile(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*%")
 
@@ -100,8 +105,37 @@ def plain_latex_layout(text: str) -> str:
     )
 
 
+# `` `K.T` ``, `**d_k**`, a fenced block: the markdown a learner copies around an answer from notes
+# or a chat. A pair of the same marks around the whole answer only says how it was set; `*`
+# inside stays (`**` cannot end an expression, nor `*` start one). `__x__` is left alone: in
+# Python it is a name.
+MAX_MARKED = 4000
+_MARKUP = re.compile(
+    r"^\s*(?:```(?:[A-Za-z]+[ \t]*\n)?\n?(?P<block>.*?)\n?```"
+    r"|(?P<mark>`+|\*\*?)(?P<inside>.*?)(?P=mark))\s*$",
+    re.DOTALL,
+)
+
+
+def without_markup(text: str) -> str:
+    """The answer inside markdown code or emphasis marks around the whole of it (`` `K.T` ``,
+    `**B**`, ```` ```python ... ``` ````); other text unchanged."""
+    # The pattern backtracks over a run of marks: no longer text than a pasted function.
+    while ("`" in text or "*" in text) and len(text) <= MAX_MARKED:
+        wrapped = _MARKUP.fullmatch(text)
+        if wrapped is None:
+            return text
+        inside = wrapped.group("block") if wrapped.group("block") is not None else wrapped["inside"]
+        if not inside.strip() or inside == text:
+            return text
+        text = inside
+    return text
+
+
 def without_math_delimiters(text: str) -> str:
-    """The maths inside `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`; other text unchanged."""
+    """The maths inside `$...$`, `$$...$$`, `\\(...\\)` or `\\[...\\]`, or inside markdown marks
+    (`without_markup`); other text unchanged."""
+    text = without_markup(text)
     if "$" not in text and "\\" not in text:
         return text
     inside = _MATH_DELIMITERS.fullmatch(text)
@@ -113,6 +147,8 @@ def to_ascii(text: str) -> str:
     text = without_math_delimiters(text)
     if "{,}" in text:
         text = _LATEX_DECIMAL_COMMA.sub(".", text)
+    if "10" in text:
+        text = _SCIENTIFIC_X.sub(r"\1*", text)
     if "%" in text:
         text = _PERCENTAGE.sub(r"(\1/100)", _PERCENT_CONSTANT.sub(r" \1 ", text))
     if "₍" in text:

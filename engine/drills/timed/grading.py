@@ -12,11 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
+from engine.checking.reading.statement import number_word, offered_answers
+from engine.checking.reading.typography import without_markup
 from engine.checking.worker.bounded import Checker
 from engine.drills.clocked.check import check_card
 from engine.drills.clocked.run import QuestionCheck
 from engine.drills.model import AssumptionsSpec
 from engine.drills.timed.file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
+from engine.verdict import Verdict, on_offered
 
 
 class BankChecker:
@@ -27,11 +30,18 @@ class BankChecker:
         self.checker = checker
 
     def check(self, part: TimedPart, question: TimedQuestion, answer: str) -> QuestionCheck:
+        answer = without_markup(answer)  # `` `d_k` ``, `**d_k**`, a fenced block of code
         if question.item is not None:
             return self._item(question.item, answer)
         if question.step is not None:
-            model = question.answer or ""
-            return _step(self.checker, part.assumptions, question.step, answer, model)
+            step, model = question.step, question.answer or ""
+            # `d_k or d_k^2`: each answer offered is graded, as a typed card grades them.
+            pieces = offered_answers(answer) or [answer]
+            checks = [
+                _step(self.checker, part.assumptions, step, number_word(piece), model)
+                for piece in pieces
+            ]
+            return checks[0] if len(checks) == 1 else _on_offered(pieces, checks)
         assert question.code is not None
         return _code(question.code, answer)
 
@@ -39,6 +49,18 @@ class BankChecker:
         item = self.qset.item(item_id)
         assert item is not None, "checked when the drill was loaded"
         return check_card(self.checker, item, answer)
+
+
+def _on_offered(pieces: list[str], checks: list[QuestionCheck]) -> QuestionCheck:
+    """The check of several answers offered at once, from the check of each (`on_offered`)."""
+    verdicts = [
+        Verdict(c.correct, c.valid, c.interpreted_as, c.feedback, 1.0 if c.correct else 0.0)
+        for c in checks
+    ]
+    verdict = on_offered(pieces, verdicts)
+    return QuestionCheck(
+        verdict.correct, verdict.feedback, verdict.interpreted_as, valid=verdict.valid
+    )
 
 
 def _step(
