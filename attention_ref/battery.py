@@ -4,12 +4,18 @@ Sizes and values are drawn afresh from a seed that changes with every run (the r
 it, so a run can be reproduced): code that recognises a fixed battery cannot pass. The expected
 outputs come from `attention_ref.reference`. Cases are written 2-D; `in_form` lifts one to the
 batched form the submission is written for, (B, T, d) or (B, H, T, d).
+
+A battery is a pure function of its seed, so each is built once per process (the probe and the
+battery of one grading, or many files graded with one seed, share it): its arrays are read-only,
+and each case keeps what is computed from it alone (its batched forms, what each classic mistake
+outputs on it) in `memo`.
 """
 
 from __future__ import annotations
 
+import functools
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +34,11 @@ class Case:
     atol: float = 1e-6
     causal: bool = False  # the expected output masks the future (query i sees keys j <= i)
     rank: int = 2
+    # What is computed from this case alone, kept for the next submission graded on it (not
+    # passed on by `replace`: a lifted or altered case starts with its own).
+    memo: dict[Any, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
 
 def fresh_seed() -> int:
@@ -56,6 +67,24 @@ def _case(name: str, about: str, q: Array, k: Array, v: Array, **kw: Any) -> Cas
 
 def attention_cases(seed: int, *, causal_only: bool = False, with_mask: bool = False) -> list[Case]:
     """The attention battery; `causal_only` for code that masks the future by itself."""
+    return list(_attention_battery(seed, causal_only, with_mask))
+
+
+@functools.lru_cache(maxsize=16)
+def _attention_battery(seed: int, causal_only: bool, with_mask: bool) -> tuple[Case, ...]:
+    return _frozen(_draw_attention_cases(seed, causal_only, with_mask))
+
+
+def _frozen(cases: list[Case]) -> tuple[Case, ...]:
+    """The cases with every array read-only: they are shared by every grading of this seed."""
+    for case in cases:
+        for array in (*case.args, case.expected, case.expected_weights):
+            if array is not None:
+                array.setflags(write=False)
+    return tuple(cases)
+
+
+def _draw_attention_cases(seed: int, causal_only: bool, with_mask: bool) -> list[Case]:
     rng = np.random.default_rng(seed)
     size = lambda low, high: int(rng.integers(low, high + 1))  # noqa: E731
     t_k, d_k = size(6, 9), size(3, 5)
@@ -205,6 +234,14 @@ def in_form(case: Case, rank: int) -> Case:
     """The case as a batch: (2, T, d) or (2, 2, T, d), each entry a different problem."""
     if rank == case.rank:
         return case
+    key = ("in_form", rank)
+    if key not in case.memo:
+        case.memo[key] = _frozen([_lifted(case, rank)])[0]
+    lifted: Case = case.memo[key]
+    return lifted
+
+
+def _lifted(case: Case, rank: int) -> Case:
 
     def flipped(a: Array) -> Array:
         return a[::-1].copy()
@@ -223,6 +260,15 @@ def in_form(case: Case, rank: int) -> Case:
 
 
 def softmax_cases(seed: int, *, vectors_only: bool = False) -> list[Case]:
+    return list(_softmax_battery(seed, vectors_only))
+
+
+@functools.lru_cache(maxsize=16)
+def _softmax_battery(seed: int, vectors_only: bool) -> tuple[Case, ...]:
+    return _frozen(_draw_softmax_cases(seed, vectors_only))
+
+
+def _draw_softmax_cases(seed: int, vectors_only: bool) -> list[Case]:
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 9))
     rows = rng.normal(size=(int(rng.integers(3, 6)), n)) * 2

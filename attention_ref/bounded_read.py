@@ -23,7 +23,10 @@ def read_at_most(path: Path, limit: int) -> bytes | None:
         raise OSError(errno.EINVAL, "not a regular file")
     if info.st_size > limit:
         return None
-    with open(path, "rb") as source:
+    # O_NONBLOCK: a pipe put in its place since the check is opened at once (and refused)
+    # instead of waiting for a writer; a regular file reads the same either way.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(descriptor, "rb") as source:
         if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
         raw = source.read(limit + 1)

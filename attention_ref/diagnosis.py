@@ -189,15 +189,30 @@ def _telling_outputs(
     ways: tuple[Callable[..., Array], ...], args: tuple[Any, ...], case: Case
 ) -> Iterator[Array]:
     """What each way of making a mistake outputs on this case, where it runs and differs from
-    the reference."""
+    the reference. Each is computed once per case and extra arguments (a mask), and kept in
+    the case's memo for every other submission graded on it."""
+    extra = tuple(
+        (a.dtype.str, a.shape, a.tobytes()) for a in map(np.asarray, args[len(case.args) :])
+    )
     for way in ways:
-        try:
-            with np.errstate(all="ignore"):
-                wrong = np.asarray(way(*args))
-        except (ValueError, TypeError):
-            continue  # e.g. Q @ K when the shapes do not allow it
-        if not close(wrong, case.expected, case):
+        key = ("mistake", way, extra)
+        if key not in case.memo:
+            case.memo[key] = _telling_output(way, args, case)
+        wrong = case.memo[key]
+        if wrong is not None:
             yield wrong
+
+
+def _telling_output(way: Callable[..., Array], args: tuple[Any, ...], case: Case) -> Array | None:
+    try:
+        with np.errstate(all="ignore"):
+            wrong = np.asarray(way(*args))
+    except (ValueError, TypeError):
+        return None  # e.g. Q @ K when the shapes do not allow it
+    if close(wrong, case.expected, case):
+        return None
+    wrong.setflags(write=False)  # shared with every later submission graded on this case
+    return wrong
 
 
 def _variants(

@@ -8,7 +8,7 @@ far is rescaled by exp(m - m'), so the result is exactly softmax(Q K^T / sqrt(d_
 
 Speed: per tile the work is two matrix products and block_q×block_k exponentials.
 - The products are done here, by one register-blocked "micro-kernel" written in LLVM vector IR
-  (`_block_product`, used as `_product_set` and `_product_add`): it keeps a 6-row × NR-column
+  (`_block_product`, used as `_product_set_max` and `_product_add`): it keeps a 6-row × NR-column
   block of the result in vector registers (NR = 4 vectors of 16 float32 = 64 with AVX-512,
   2 vectors of 8 = 16 with AVX2; half as many float64) and adds one rank-1 update per step of
   the inner dimension, each a broadcast times a row of vectors. The vector width is the one of
@@ -31,6 +31,12 @@ Speed: per tile the work is two matrix products and block_q×block_k exponential
   one row at a time in Horner's form, measured at T = 2048 and 4096 on one thread).
 - Tiles default to 256 queries × 256 keys: the score tile (256 KiB in float32), the query tile
   and the key and value tiles stay in a core's L2.
+- The transposed query and score tiles have rows of an odd number of whole 64-byte lines. As
+  Numba aligns arrays to 32 bytes, an AVX2 vector then never straddles two lines, and a panel's
+  rows do not all fall into the same few sets of L1 (rows of 258 floats cost the S^T product 4%
+  of a call with AVX2; a power-of-two stride would cost more). The block loops name each array
+  directly at its call: an array variable rebound inside them would cost Numba's reference
+  counting (atomic, through calls) on every block (another 3-4%).
 
 Parallelism: the leading dims are flattened to one batch axis B, and the query tiles of every
 batch entry are independent tasks. A call runs one worker per thread (`numba.get_num_threads()`,
@@ -257,18 +263,19 @@ def _emit_block_product(
                 total = builder.fadd(builder.load(target, align=1), total)
             builder.store(total, target, align=1)
     if max_ptr is not None:
-        for j in range(_VECTORS):
-            target = vector_at(max_ptr, j * lanes)
-            running = builder.load(target, align=1)
-            for i in range(_ROWS):
-                counted = builder.icmp_signed("<", ir.Constant(i64, i), max_rows)
-                candidate = builder.select(counted, totals[i][j], running)
-                larger = builder.fcmp_ordered(">", candidate, running)
-                running = builder.select(larger, candidate, running)
-            builder.store(running, target, align=1)
+        # Skipped when no row counts (a branch per block, taken the same way for a whole tile).
+        with builder.if_then(builder.icmp_signed(">", max_rows, ir.Constant(i64, 0))):
+            for j in range(_VECTORS):
+                target = vector_at(max_ptr, j * lanes)
+                running = builder.load(target, align=1)
+                for i in range(_ROWS):
+                    counted = builder.icmp_signed("<", ir.Constant(i64, i), max_rows)
+                    candidate = builder.select(counted, totals[i][j], running)
+                    larger = builder.fcmp_ordered(">", candidate, running)
+                    running = builder.select(larger, candidate, running)
+                builder.store(running, target, align=1)
 
 
-_product_set: Any = _block_product(accumulate=False)
 _product_add: Any = _block_product(accumulate=True)
 
 
@@ -289,8 +296,9 @@ def _product_set_max_typing(
     m_start: Any,
     rows: Any,
 ) -> Any:
-    """_product_set, and while the block is still in registers m[m_start + j] = max(itself,
-    C[i, j] for i < rows): the running maximum of each score column without another pass."""
+    """C = A B as _block_product, and while the block is still in registers m[m_start + j] =
+    max(itself, C[i, j] for i < rows): the running maximum of each score column without another
+    pass. With rows <= 0, m is left alone: a plain C = A B."""
     if not all(isinstance(x, types.Array) for x in (a, b, c, m)) or not (
         a.dtype == b.dtype == c.dtype == m.dtype and c.dtype in (types.float32, types.float64)
     ):
@@ -560,22 +568,23 @@ def _attend_query_tile(
             for r in range(t_k - k0 - last):
                 for e in range(d_k):
                     spare_k[r, e] = k[k0 + last + r, e]
+        # Blocks of keys read in place, then the tile's last block from spare_k when it runs
+        # past T_k. Each array is named at its own call: an array variable rebound inside the
+        # loop costs Numba reference counts (atomic, through calls) on every block.
+        in_place = last if k0 + last + _ROWS > t_k else last + _ROWS
+        max_seen = seen if max_in_product else 0  # key rows a block's column maxima count
         for qp in range(0, columns, nr):
             reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
-            for kb in range(0, reach, _ROWS):
-                keys, key_start = k, (k0 + kb) * d_k
-                if kb == last and k0 + kb + _ROWS > t_k:
-                    keys, key_start = spare_k, 0
-                if max_in_product:
-                    _product_set_max(
-                        keys, key_start, d_k, 1, q_t, qp, q_t.shape[1],
-                        scores, kb * width_s + qp, width_s, d_k, col_max, qp, seen - kb,
-                    )  # fmt: skip
-                else:
-                    _product_set(
-                        keys, key_start, d_k, 1, q_t, qp, q_t.shape[1],
-                        scores, kb * width_s + qp, width_s, d_k,
-                    )  # fmt: skip
+            for kb in range(0, min(reach, in_place), _ROWS):
+                _product_set_max(
+                    k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1], scores,
+                    kb * width_s + qp, width_s, d_k, col_max, qp, max_seen - kb,
+                )  # fmt: skip
+            if reach > in_place:
+                _product_set_max(
+                    spare_k, 0, d_k, 1, q_t, qp, q_t.shape[1], scores,
+                    last * width_s + qp, width_s, d_k, col_max, qp, max_seen - last,
+                )  # fmt: skip
 
         # Online softmax, one key row of S^T at a time, in vectors across the queries.
         for j in range(0 if max_in_product else seen):
@@ -721,8 +730,11 @@ def _flash_core(
     key_rows = _round_up(block_k, _ROWS)
     width_acc = _round_up(d_v, nr)
     spare_v_rows = 0 if d_v % nr == 0 else block_k
-    q_t = np.empty((d_k, width), dtype=q.dtype)
-    scores = np.empty((key_rows, width), dtype=q.dtype)
+    # Rows of the query and score tiles: a whole, odd number of 64-byte lines (see the top).
+    line = 64 // q.itemsize
+    stride = ((width + line - 1) // line | 1) * line
+    q_t = np.empty((d_k, stride), dtype=q.dtype)
+    scores = np.empty((key_rows, stride), dtype=q.dtype)
     acc = np.empty((width, width_acc), dtype=q.dtype)
     spare_k = np.empty((_ROWS, d_k), dtype=q.dtype)
     spare_v = np.empty((spare_v_rows, width_acc), dtype=q.dtype)

@@ -139,12 +139,12 @@ def time_submission(
     }
 
 
-def sandbox_processes(box: Sandbox) -> list[int]:
-    """The sandbox's processes: every one of its private uid (daemons that left its session
-    too), or its session's when it has no private uid."""
+def sandbox_processes(box: Sandbox, *, zombies: bool = False) -> list[int]:
+    """The sandbox's live processes (and its zombies, if asked): every one of its private uid
+    (daemons that left its session too), or its session's when it has no private uid."""
     if box.uid is not None:
-        return processes_of_uid(box.uid)
-    return processes_in_session(box.pid) if box.pid else []
+        return processes_of_uid(box.uid, zombies=zombies)
+    return processes_in_session(box.pid, zombies=zombies) if box.pid else []
 
 
 def pin_to_one_core(*boxes: Sandbox) -> bool:
@@ -394,8 +394,10 @@ class TimingBoxes:
 
     def _cpu_of_mine(self) -> float:
         """CPU seconds used so far by the processes of `mine` (every thread of each, and the
-        children each has waited for)."""
-        return sum(_cpu_seconds(pid) for pid in sandbox_processes(self.boxes["mine"]))
+        children each has waited for), zombies included: a child that computed and exited is
+        in no live process's counters until its parent waits for it."""
+        mine = sandbox_processes(self.boxes["mine"], zombies=True)
+        return sum(_cpu_seconds(pid) for pid in mine)
 
     def _no_processes_left(self, t: int) -> None:
         if len(sandbox_processes(self.boxes["mine"])) > self.baseline:

@@ -20,6 +20,7 @@ from engine.cards import Item
 from engine.cards.choice import ChoiceItem
 from engine.cards.exercise import ExerciseItem
 from engine.checking.worker.bounded import Checker, grade_card
+from engine.interrupts import ctrl_c_held
 from engine.schedule import (
     LEARN_AHEAD,
     CardState,
@@ -285,23 +286,26 @@ class ReviewSession:
         def schedule(card: CardState) -> CardState:
             return self._schedule(item.id, card, grade, now)
 
-        recorded: Recorded = self.store.record(record, None if self.cram else schedule)
-        became_leech = recorded.after.is_leech and not recorded.before.is_leech
-        outcome = Outcome(
-            item=item,
-            grade=grade,
-            verdict=verdict,
-            before=recorded.before,
-            after=recorded.after,
-            became_leech=became_leech,
-            reviewed_at=now,
-            suspended=became_leech and recorded.after.suspended,
-        )
-        self._history.append((recorded.review_id, question, outcome))
-        self._last = item.id
-        self._requeue(item.id, outcome, now, confident_miss=sure is True and grade == Grade.AGAIN)
-        self._count(outcome, +1)
-        return outcome
+        with ctrl_c_held():  # a Ctrl-C now acts once the answer is saved and counted
+            recorded: Recorded = self.store.record(record, None if self.cram else schedule)
+            became_leech = recorded.after.is_leech and not recorded.before.is_leech
+            outcome = Outcome(
+                item=item,
+                grade=grade,
+                verdict=verdict,
+                before=recorded.before,
+                after=recorded.after,
+                became_leech=became_leech,
+                reviewed_at=now,
+                suspended=became_leech and recorded.after.suspended,
+            )
+            self._history.append((recorded.review_id, question, outcome))
+            self._last = item.id
+            self._requeue(
+                item.id, outcome, now, confident_miss=sure is True and grade == Grade.AGAIN
+            )
+            self._count(outcome, +1)
+            return outcome
 
     def _requeue(
         self, item_id: str, outcome: Outcome, now: datetime, *, confident_miss: bool

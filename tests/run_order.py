@@ -36,9 +36,9 @@ DECLARED_SECONDS = {
     "tests/attention_ref/test_corpus.py::test_submit_agrees_with_a_careful_grader": 30.0,
     "tests/attention_ref/test_installed_submit.py": 9.0,  # the wheel built and installed
     "tests/engine/drills/test_step_table.py::"
-    "test_the_checker_agrees_with_the_examiner_on_the_step_table": 16.0,
+    "test_the_checker_agrees_with_the_examiner_on_the_step_table": 8.0,
     "tests/engine/checking/test_checking_agreement.py::"
-    "test_the_checker_agrees_with_a_fair_examiner": 8.0,
+    "test_the_checker_agrees_with_a_fair_examiner": 4.0,
     "tests/engine/bank/test_lint.py::test_the_shipped_banks_lint_clean_and_without_warnings": 6.0,
 }
 

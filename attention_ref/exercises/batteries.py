@@ -8,6 +8,7 @@ recognise the battery and answer it from memory. The seed is reported, so a run 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -276,7 +277,9 @@ def tiled_cases(rng: np.random.Generator) -> list[ExerciseCase]:
         _expect(
             "memory",
             "T_q = T_k = 2048, d = 16: the call may not hold a T_q × T_k array (32 MiB)",
-            solutions.tiled_attention,
+            # The same exact attention whatever the block (the submission is called with its
+            # default): blocks of 512 keys compute it in a quarter of the time, still in 8 MiB.
+            functools.partial(solutions.tiled_attention, block=512),
             long_q,
             long_k,
             long_v,

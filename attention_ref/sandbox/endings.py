@@ -26,7 +26,8 @@ _MAX_ERROR = 500
 def one_line(text: object) -> str:
     """`text` as one printable line of at most 500 characters, for an error message."""
     line = visible_controls(" ".join(str(text).split()))  # ESC shown as \x1b, as written
-    line = "".join(c if c.isprintable() else "?" for c in line)
+    if not line.isprintable():  # most messages are: no need to look at each character
+        line = "".join(c if c.isprintable() else "?" for c in line)
     return line if len(line) <= _MAX_ERROR else line[: _MAX_ERROR - 3] + "..."
 
 

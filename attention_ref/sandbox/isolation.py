@@ -8,6 +8,7 @@ rewiring of import paths that the private uid could not traverse.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import importlib
 import os
 import signal
@@ -156,6 +157,13 @@ def others_can_enter(path: str) -> bool:
         return False
 
 
+# The descriptors of the rerouted import folders are kept at this number or above: clear of the
+# standard streams and of the channel (3) that a process forked from the template is given.
+_HELD_FD_FLOOR = 10
+# The routes, once made: a process reroutes once (the template, before it forks any sandbox).
+_ROUTES: list[list[str]] = []
+
+
 def reroute_unreachable_imports() -> list[str]:
     """Keep imports working for a private uid when Python lives behind a closed folder.
 
@@ -163,11 +171,19 @@ def reroute_unreachable_imports() -> list[str]:
     sandbox's uid. While still root, open each such import root and point sys.path (and the
     __path__ of packages already imported) at /proc/self/fd/N: opening through that link skips
     the closed ancestors, while Landlock still checks the real path against its grants.
+
+    Done once per process: the template does it before forking, so a sandbox's worker (which
+    calls it again) finds it done and holds the same descriptors (`held_import_folders`),
+    instead of touching every imported module again in each fork.
     """
+    if _ROUTES:
+        return _ROUTES[0]
     routes: dict[str, str] = {}
     for entry in sys.path:
         if entry and os.path.isdir(entry) and not others_can_enter(entry):
-            fd = os.open(entry, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            opened = os.open(entry, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            fd = fcntl.fcntl(opened, fcntl.F_DUPFD_CLOEXEC, _HELD_FD_FLOOR)
+            os.close(opened)
             routes[os.path.realpath(entry)] = f"/proc/self/fd/{fd}"
             routes[entry] = routes[os.path.realpath(entry)]
 
@@ -185,4 +201,10 @@ def reroute_unreachable_imports() -> list[str]:
                 search[:] = [route(p) if isinstance(p, str) else p for p in search]
         sys.path_importer_cache.clear()
         importlib.invalidate_caches()
-    return sorted(set(routes.values()))
+    _ROUTES.append(sorted(set(routes.values())))
+    return _ROUTES[0]
+
+
+def held_import_folders() -> list[int]:
+    """The descriptors `reroute_unreachable_imports` holds open (none before it ran)."""
+    return [int(route.rpartition("/")[2]) for route in (_ROUTES[0] if _ROUTES else [])]

@@ -27,39 +27,51 @@ _UID_CEILING = 2**31 - 2
 # The lines of /proc/PID/status read here. Only these are parsed: a scan reads the status of
 # every process on the machine, several times per sandbox, and parsing all of each costs
 # milliseconds per scan.
-_STATUS_KEYS = ("State", "Uid")
+# The kernel escapes a newline in the process's name, so a line starts after "\n".
+_STATUS_KEYS = {key: b"\n" + key.encode() + b":" for key in ("State", "Uid")}
 
 
 def _status_fields(pid: str) -> dict[str, str] | None:
     """The `_STATUS_KEYS` lines of /proc/PID/status (None: no such process)."""
+    # os.open and one read, not a file object: a scan makes one of these per process.
     try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            text = status.read()
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
+    try:
+        text = os.read(fd, 1 << 16)  # the whole file (a few KB) comes in one read
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     fields = {}
-    for key in _STATUS_KEYS:
-        # The kernel escapes a newline in the process's name, so a line starts after "\n".
-        start = text.find(b"\n" + key.encode() + b":")
+    for key, line in _STATUS_KEYS.items():
+        start = text.find(line)
         if start >= 0:
             end = text.find(b"\n", start + 1)
-            value = text[start + len(key) + 2 : end if end >= 0 else len(text)]
+            value = text[start + len(line) : end if end >= 0 else len(text)]
             fields[key] = value.decode("utf-8", "replace").strip()
     return fields
 
 
-def _live_processes() -> Iterator[tuple[int, dict[str, str]]]:
+def _live_processes(*, zombies: bool = False) -> Iterator[tuple[int, dict[str, str]]]:
+    """Every live process, and the zombies too when asked (gone, not yet reaped: a zombie's
+    /proc/PID/stat still holds the CPU time it used, which no live process has yet)."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             fields = _status_fields(entry)
-            if fields and not fields.get("State", "").startswith(("Z", "X")):
+            if fields and (zombies or not fields.get("State", "").startswith(("Z", "X"))):
                 yield int(entry), fields
 
 
-def processes_of_uid(uid: int) -> list[int]:
-    """Live (non-zombie) processes whose real, effective or saved uid is `uid`."""
+def processes_of_uid(uid: int, *, zombies: bool = False) -> list[int]:
+    """Live (non-zombie, unless `zombies`) processes whose real, effective or saved uid is
+    `uid`."""
+    wanted = str(uid)
     return [
-        pid for pid, fields in _live_processes() if str(uid) in fields.get("Uid", "").split()[:3]
+        pid
+        for pid, fields in _live_processes(zombies=zombies)
+        if wanted in fields.get("Uid", "").split()[:3]
     ]
 
 
@@ -79,9 +91,12 @@ def _stat_field(pid: int, index: int) -> str | None:
     return after_name[index] if len(after_name) > index else None
 
 
-def processes_in_session(session: int) -> list[int]:
-    """Live processes whose session id is `session` (the fallback when not running as root)."""
-    return [pid for pid, _ in _live_processes() if _stat_field(pid, 3) == str(session)]
+def processes_in_session(session: int, *, zombies: bool = False) -> list[int]:
+    """Live processes (and zombies, if asked) whose session id is `session` (the fallback when
+    not running as root)."""
+    return [
+        pid for pid, _ in _live_processes(zombies=zombies) if _stat_field(pid, 3) == str(session)
+    ]
 
 
 def children_of(parent: int) -> list[int]:

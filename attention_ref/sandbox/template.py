@@ -19,18 +19,22 @@ takes every sandbox with it. The template reaps a supervisor it forked only when
 pid cannot be reused, so a kill by that pid or process group never reaches another process.
 
 The template is started by fork and exec (never a bare fork of the grader, whose other threads
-may hold locks), runs one thread, and holds /dev/null and its socket only. Every wait for it is
-bounded (`ANSWER_SECONDS` for a reap): a template that stops answering is killed, with its
-sandboxes, and the grading that needed it fails; it never holds the grader.
+may hold locks), runs one thread, and holds /dev/null and its socket only, and when root the
+import folders a private uid cannot reach (opened once here for every sandbox's worker, see
+`isolation.reroute_unreachable_imports`). Every wait for it is bounded (`ANSWER_SECONDS` for
+a reap): a template that stops answering is killed, with its sandboxes, and the grading that
+needed it fails; it never holds the grader.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -52,7 +56,7 @@ class TemplateError(RuntimeError):
 # -- the template process -------------------------------------------------------------------
 
 
-def serve(control_fd: int, parent: int) -> NoReturn:
+def serve(control_fd: int, parent: int, package_root: str) -> NoReturn:
     """The template's loop: import once, then fork a sandbox for each request."""
     import attention_ref.sandbox.isolation as isolation
 
@@ -61,10 +65,25 @@ def serve(control_fd: int, parent: int) -> NoReturn:
         os._exit(0)
     control = socket.socket(fileno=control_fd)
     # What every sandbox's worker imports first, while every file is still reachable.
+    import importlib.util  # noqa: F401
+    import resource  # noqa: F401
+
     import numpy  # noqa: F401
 
-    import attention_ref.sandbox.arrays  # noqa: F401
+    import attention_ref.sandbox.arrays
     import attention_ref.sandbox.child as child
+    import attention_ref.sandbox.returned  # noqa: F401
+
+    # As each worker does before it confines itself (the boot line put the package root first),
+    # once here: then a worker finds its imports rerouted and holds the same folders open.
+    if sys.path and sys.path[0] == package_root:
+        del sys.path[0]
+    if os.geteuid() == 0:  # the sandboxes then run as a private uid
+        isolation.reroute_unreachable_imports()
+
+    # What is loaded now is shared by every fork: keep the collector from touching it there
+    # (a page it writes to is a page the fork must copy).
+    gc.freeze()
 
     while True:
         try:
@@ -107,6 +126,8 @@ def _become_sandbox(
     control: socket.socket, fds: list[int], request: dict[str, Any], main: Any
 ) -> NoReturn:
     """In the forked copy: become a sandbox's first process, then run the harness."""
+    import attention_ref.sandbox.isolation as isolation
+
     try:
         control.detach()  # closed below with every other descriptor
         os.setsid()
@@ -116,7 +137,12 @@ def _become_sandbox(
         os.dup2(out, 1)
         os.dup2(err, 2)
         os.dup2(channel, _CHANNEL_FD)
-        os.closerange(_CHANNEL_FD + 1, _max_fd())
+        # Every other descriptor closes, but for the import folders held for the private uid.
+        start = _CHANNEL_FD + 1
+        for held in sorted(isolation.held_import_folders()):
+            os.closerange(start, held)
+            start = held + 1
+        os.closerange(start, _max_fd())
         os.chdir(request["cwd"])
         os.environ["HOME"] = request["home"]
         os.environ["TMPDIR"] = request["tmpdir"]
@@ -189,7 +215,7 @@ class Template:
         boot = (
             "import sys; sys.path.insert(0, sys.argv[3]); "
             "from attention_ref.sandbox.template import serve; "
-            "serve(int(sys.argv[1]), int(sys.argv[2]))"
+            "serve(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])"
         )
         try:
             with theirs:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.bank.file_header import is_set_name
 from engine.bank.loader import load_set
 from engine.bank.model import QuestionSet
-from engine.errors import UsageError
+from engine.errors import BankError, UsageError
 from engine.paths import builtin_dir
 
 SUFFIXES = (".yaml", ".yml")
@@ -44,12 +45,33 @@ def set_files(name: str, roots: list[BankRoot]) -> list[tuple[Path, str]]:
             candidate = root.path / f"{name}{suffix}"
             if candidate.is_file():
                 found.append((candidate, f"{root.label}/{candidate.name}"))
+            elif _unreadable(candidate):
+                raise BankError([not_a_file(candidate)])
         folder = root.path / name
         if folder.is_dir():
             for path in sorted(folder.iterdir()):
                 if path.suffix in SUFFIXES and path.is_file():
                     found.append((path, f"{root.label}/{name}/{path.name}"))
+                elif path.suffix in SUFFIXES and _unreadable(path):
+                    raise BankError([not_a_file(path)])
     return found
+
+
+def _unreadable(path: Path) -> bool:
+    """A file of the set's by its name that is no regular file nor folder: a link to nothing,
+    a named pipe, a device. Leaving it out would drop the author's items without a word."""
+    return path.is_symlink() or (path.exists() and not path.is_dir())
+
+
+def not_a_file(path: Path) -> str:
+    """Why a bank's or a drill's path is not read, as `PATH:1: ...`: a link to nothing, or a
+    named pipe or a device (reading it could block or never end)."""
+    if path.is_symlink() and not path.exists():
+        return (
+            f"{path}:1: a symbolic link to nothing ({os.readlink(path)}): "
+            "restore its target or remove the link"
+        )
+    return f"{path}:1: not a regular file or folder"
 
 
 def available_sets(roots: list[BankRoot]) -> list[str]:

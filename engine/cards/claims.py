@@ -36,7 +36,7 @@ class StatedValue(BaseModel):
     value: Stated
     compute: str
     inputs: dict[str, Any] = Field(default_factory=dict)
-    abs_tol: Annotated[float, Field(ge=0)] | None = None
+    abs_tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
 
     @model_validator(mode="after")

@@ -57,7 +57,7 @@ class ComputedItem(TypedItem):
     inputs: dict[str, Any] = Field(default_factory=dict)
     # Inputs drawn afresh on every review but the first (seed 0 shows the bank's inputs).
     vary: tuple[str, ...] = ()
-    abs_tol: Annotated[float, Field(ge=0)] | None = None
+    abs_tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
     # How a single number must be rounded; shown in the prompt and applied by the check.
     precision: Precision | None = None

@@ -150,7 +150,7 @@ class NumberItem(TypedItem):
     kind: Literal["number"]
     # A number, or a constant expression such as "sqrt(512)" whose value is the answer.
     answer: float | Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    abs_tol: Annotated[float, Field(ge=0)] | None = None
+    abs_tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
     precision: Precision | None = None
     # The unit the answer is asked in (`MiB`, `FLOP/byte`, `s`); answers may use any unit of

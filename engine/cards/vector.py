@@ -26,7 +26,7 @@ class VectorItem(TypedItem):
     kind: Literal["vector"]
     # A vector [a, b, c] or a matrix [[a, b], [c, d]] of numbers.
     answer: Row | Annotated[list[Row], Field(min_length=1, max_length=16)]
-    abs_tol: Annotated[float, Field(ge=0)] | None = None
+    abs_tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
 
     @model_validator(mode="after")

@@ -27,7 +27,10 @@ DEBUG_ENV = "ATTNQUIZ_DEBUG"
 
 
 def error_line(message: str) -> None:
-    print(f"attnquiz: error: {message}", file=sys.stderr, flush=True)
+    # A message may quote a file name or a set name as the user gave it: its controls shown.
+    from attention_ref.sandbox.output import visible_controls
+
+    print(f"attnquiz: error: {visible_controls(message)}", file=sys.stderr, flush=True)
 
 
 def internal_error_line(exc: BaseException) -> str:

@@ -31,7 +31,9 @@ def run_export(set_name: str, anki: Path, with_schedule: bool, data_dir: Path | 
             store.close()
     exported = export_anki(qset, target, now, states)
     from engine.ui.console import make_console
+    from engine.ui.literal import literal
 
-    # rich wraps the line at the terminal's width (80 columns at most when piped)
-    make_console().print(exported.summary(), markup=False)
+    # rich wraps the line at the terminal's width (80 columns at most when piped); the file
+    # name is the user's, its controls shown as escapes
+    make_console().print(literal(exported.summary()))
     return EXIT_OK

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from engine.bank.catalog import SUFFIXES
+from engine.bank.catalog import SUFFIXES, not_a_file
 from engine.bank.file_header import FILE_KINDS, FileKind
 from engine.bank.loader import load_bank_file
 from engine.bank.model import QuestionSet
@@ -20,20 +20,26 @@ from engine.ui.literal import plain
 
 
 def bank_files(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    """The files to check, and a problem for each path that names none, or each entry of a
+    folder with a bank's name that is not read (lint says what it skipped, never in silence)."""
     files: list[Path] = []
     problems: list[str] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and p.is_file())
-            if not found:
+            named = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES and not p.is_dir())
+            found = [p for p in named if p.is_file()]
+            problems += [not_a_file(p) for p in named if not p.is_file()]
+            if not named:
                 problems.append(f"{path}:1: no .yaml files in this folder")
             files.extend(found)
         elif path.is_file():
             files.append(path)
-        elif path.exists():  # a named pipe or a device: reading it could block or never end
-            problems.append(f"{path}:1: not a regular file or folder")
         else:
-            problems.append(f"{path}:1: no such file or folder")
+            problems.append(
+                not_a_file(path)
+                if path.is_symlink() or path.exists()
+                else f"{path}:1: no such file or folder"
+            )
     return files, problems
 
 
@@ -139,11 +145,11 @@ def _set_of_drill(path: Path, set_name: str | None) -> tuple[QuestionSet | None,
     if set_name is None:
         return None, [f"{path}:1: put the drill in a drills/ folder, named <set>-timed.yaml"]
     beside = path.resolve().parent.parent / "quizzes"
-    files = set_files(set_name, [BankRoot(beside, str(beside))])
-    files = files or set_files(set_name, [BankRoot(builtin_dir("quizzes"), "quizzes")])
-    if not files:
-        return None, [f"{path}:1: no question bank for set {set_name!r} to check the items"]
     try:
+        files = set_files(set_name, [BankRoot(beside, str(beside))])
+        files = files or set_files(set_name, [BankRoot(builtin_dir("quizzes"), "quizzes")])
+        if not files:
+            return None, [f"{path}:1: no question bank for set {set_name!r} to check the items"]
         return load_set(set_name, files), []
     except BankError:
         return None, [f"{path}:1: the bank of set {set_name} has problems; lint it first"]

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from engine.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from engine.ui.literal import literal
 
 if TYPE_CHECKING:
     from attention_ref.grading import Grade
@@ -53,7 +54,9 @@ def grade_until_passed(
         raise_interrupt=True,
     ):
         if not announced:
-            console.print(Text(f"watching {path.name}: save it to grade it again (Ctrl-C to stop)"))
+            console.print(
+                literal(f"watching {path.name}: save it to grade it again (Ctrl-C to stop)")
+            )
             console.file.flush()  # seen at once even through a pipe (| tee)
             announced = True
         now = _signature(path)

@@ -181,20 +181,20 @@ def _reaches_form(
 def _shows_on_the_way(
     checker: Checker, before: str | None, text: str, expected: str, assumptions: Assumptions
 ) -> bool:
-    """Whether a chain `a = b = c` reaches `expected` before its last side (at `b`)."""
+    """Whether a chain `a = b = c` reaches `expected` before its last side (at `b`), or, read
+    right to left (`0 = Σ_a E[q_a] E[k_a]`), after its first. A side in closed form shows no
+    step on the way: it is the end of the derivation again (`0 = Σ_a E[q_a k_a]`)."""
     try:
         sides = split_sides(text)
     except AnswerError:
         return False
     for stop in range(len(sides) - 1, 0, -1):
-        prefix = "=".join(sides[:stop])
-        if (
-            prefix.strip(" =")
-            and check_step(
-                checker, before, prefix, expected=expected, assumptions=assumptions
-            ).correct
-        ):
-            return True
+        for part in ("=".join(sides[:stop]), "=".join(sides[-stop:])):
+            if not part.strip(" ="):
+                continue
+            shown = check_step(checker, before, part, expected=expected, assumptions=assumptions)
+            if shown.correct and not shown.closed:
+                return True
     return False
 
 

@@ -10,6 +10,7 @@ locked store, a read-only folder and a full disk are not damage.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import stat
@@ -170,6 +171,9 @@ def verify_before_writing(path: Path) -> None:
     if not path.exists():
         return
     check_write_ahead_log(path)
+    with contextlib.suppress(FileNotFoundError):  # SQLite makes it when it is missing
+        # A folder, a pipe or a device in its place: SQLite says "read-only" or "disk I/O".
+        require_regular_file(Path(f"{path}-shm"))
     # Without a log, the file is the whole store: `immutable` reads it without creating the
     # -wal and -shm files a WAL reader would. With a log, a read-only reader uses it as it is.
     live = Path(f"{path}-wal").exists()
@@ -266,8 +270,8 @@ def require_regular_file(path: Path) -> None:
     """
     if not stat.S_ISREG(path.stat().st_mode):
         raise StoreError(
-            f"{path} is not a regular file, so it cannot be the store or its log; it was left "
-            "untouched: move it aside or use --data-dir for another store"
+            f"{path} is not a regular file, so it cannot be the store or one of its files; it "
+            "was left untouched: move it aside or use --data-dir for another store"
         )
 
 
@@ -307,29 +311,30 @@ def describe_failure(path: Path | None, exc: sqlite3.Error) -> StoreError:
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
     if path is None:
-        return _described(Path("the store"), name, text, read_only=False)
+        return _described(None, name, text, read_only=False)
     return _described(path, name, text, read_only=_read_only(path.parent, path))
 
 
-def _described(path: Path, name: str, text: str, *, read_only: bool) -> StoreError:
+def _described(path: Path | None, name: str, text: str, *, read_only: bool) -> StoreError:
+    store = "the store" if path is None else f"the store {path}"
     if name.startswith("SQLITE_BUSY") or name.startswith("SQLITE_LOCKED") or "locked" in text:
         return StoreError(
-            f"the store {path} is locked by another attnquiz (or another program) that is "
+            f"{store} is locked by another attnquiz (or another program) that is "
             "writing to it; finish or close that one, then try again"
         )
     if name.startswith("SQLITE_READONLY") or "readonly" in text or read_only:
         return StoreError(
-            f"the store {path} cannot be written: its folder or file is read-only; make it "
+            f"{store} cannot be written: its folder or file is read-only; make it "
             "writable, or use --data-dir for a writable folder"
         )
     if name.startswith("SQLITE_FULL") or "disk is full" in text:
         return StoreError(
-            f"the disk holding the store {path} is full; every answer before this one is saved. "
+            f"the disk holding {store} is full; every answer before this one is saved. "
             "Free some space, then go on"
         )
     if name.startswith("SQLITE_CANTOPEN") or name.startswith("SQLITE_IOERR"):
-        return StoreError(f"cannot read or write the store {path}: {text}")
-    if str(path) == "the store":
+        return StoreError(f"cannot read or write {store}: {text}")
+    if path is None:
         return StoreError(f"the store is damaged ({text}); it was left untouched")
     return damaged(path, text)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engine.interrupts import ctrl_c_held
 from engine.schedule import CardState, Phase
 
 CARD_COLUMNS = (
@@ -153,7 +154,7 @@ class Store:
         leaves the schedule as it was.
         """
         db = self.db
-        with db:
+        with ctrl_c_held(), db:  # Ctrl-C acts after the commit, never rolls it back
             db.execute("BEGIN IMMEDIATE")
             row = db.execute(
                 f"SELECT id, {CARD_COLUMNS} FROM cards WHERE set_name = ? AND item_id = ?",
@@ -205,7 +206,7 @@ class Store:
         (in another session): restoring it then would erase that later review.
         """
         db = self.db
-        with db:
+        with ctrl_c_held(), db:  # Ctrl-C acts after the commit, never rolls it back
             db.execute("BEGIN IMMEDIATE")
             row = db.execute(
                 "SELECT card_id, item_id, cram, card_before FROM reviews WHERE id = ?",

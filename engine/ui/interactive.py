@@ -28,6 +28,7 @@ from engine.session import (
     suggested_grade,
 )
 from engine.ui.describe import COMMANDS_HELP, interval, shown_answer, verdict_line
+from engine.ui.literal import literal
 from engine.ui.loop import Action, Answered, End, GradedInterrupt, Retry, Undo
 from engine.ui.prompt_text import reflow, render_prompt
 from engine.verdict import Verdict
@@ -77,7 +78,7 @@ class InteractiveFrontend:
         attempt = None
         if isinstance(item, ExerciseItem):
             attempt = session.exercise_file(item)
-            self.console.print(Text(f"your file: {attempt}", style="dim"))
+            self.console.print(literal(f"your file: {attempt}", style="dim"))
             hint = "Enter to write it in your editor, or a file's path"
         hints_given = 0
         text = ""

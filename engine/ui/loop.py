@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Protocol
 
 from engine.cards import Item
+from engine.interrupts import ctrl_c_held
 from engine.schedule import Grade, Phase
 from engine.session import Outcome, Question, ReviewSession, Summary
 from engine.verdict import Verdict
@@ -111,22 +112,23 @@ def _commit(
     action: Answered,
     answers: list[AnswerMark] | None,
 ) -> Outcome:
-    outcome = session.commit(
-        question,
-        action.grade,
-        action.answer,
-        action.verdict,
-        action.duration_ms,
-        at=action.at,
-        sure=action.sure,
-    )
-    if answers is not None:
-        answers.append(
-            AnswerMark(
-                item_id=outcome.item.id,
-                tags=outcome.item.tags,
-                grade=outcome.grade,
-                new=outcome.before.phase == Phase.NEW,
-            )
+    with ctrl_c_held():  # the answer saved is also among `answers` when Ctrl-C stops
+        outcome = session.commit(
+            question,
+            action.grade,
+            action.answer,
+            action.verdict,
+            action.duration_ms,
+            at=action.at,
+            sure=action.sure,
         )
+        if answers is not None:
+            answers.append(
+                AnswerMark(
+                    item_id=outcome.item.id,
+                    tags=outcome.item.tags,
+                    grade=outcome.grade,
+                    new=outcome.before.phase == Phase.NEW,
+                )
+            )
     return outcome

@@ -5,18 +5,23 @@ files of `submissions/corpus/` with the verdict, the diagnosis and the function 
 gives (an optional column `exercise` grades a row as `submit FILE --exercise ID` does, with
 that exercise's card); one parametrized test checks each row, and the agreement over each table
 is printed (run with `-s` or see the terminal summary).
+
+Every file is graded on a battery drawn from one fresh seed per run, printed with the agreement
+(a battery is then built once, not once per file); ATTNQUIZ_CORPUS_SEED=N replays a run.
 """
 
 from __future__ import annotations
 
 import csv
 import importlib.util
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from attention_ref.battery import fresh_seed
 from attention_ref.grading import Grade, grade_submission
 from attention_ref.sandbox import Limits
 from tests.agreement import announce
@@ -27,6 +32,7 @@ TABLES = sorted((HERE / "cases").glob("submissions*.tsv"))
 LIMITS = Limits(seconds_per_call=20.0, memory_bytes=2 * 2**30)
 # Real sandboxes (and a wheel build): the quick subset leaves these out.
 pytestmark = pytest.mark.slow
+SEED = int(os.environ.get("ATTNQUIZ_CORPUS_SEED") or fresh_seed())
 
 
 @dataclass(frozen=True)
@@ -70,11 +76,11 @@ def _agrees(row: Row, grade: Grade) -> bool:
 def _grade(row: Row, data_dir: Path) -> Grade:
     path = CORPUS / f"{row.file}.py"
     if row.exercise == "-":
-        return grade_submission(path, limits=LIMITS)
+        return grade_submission(path, limits=LIMITS, seed=SEED)
     from engine.commands.exercises import find_exercise
 
     _, item = find_exercise(row.exercise, data_dir)
-    return item.grade_source(path.read_text(encoding="utf-8"), path, limits=LIMITS)
+    return item.grade_source(path.read_text(encoding="utf-8"), path, limits=LIMITS, seed=SEED)
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +97,7 @@ def grades(
     for table in TABLES:
         rows = [row for row in ROWS if row.table == table.name]
         agreeing = sum(_agrees(row, graded[row.file]) for row in rows)
-        agreement = f"agrees with the grader on {agreeing} of {len(rows)} files"
+        agreement = f"agrees with the grader on {agreeing} of {len(rows)} files (seed {SEED})"
         announce(request.config, f"submit corpus {table.name}: {agreement}")
     return graded
 
@@ -113,8 +119,9 @@ def test_submit_agrees_with_a_careful_grader(row: Row, grades: dict[str, Grade])
     grade = grades[row.file]
     got = (grade.verdict, sorted(grade.diagnosis), grade.function)
     failing = [c.message for c in grade.cases if not c.passed][:2]
-    assert grade.verdict == row.verdict, (row.why, got, grade.message, failing)
-    assert set(grade.diagnosis) == row.diagnosis, (row.why, got, failing)
+    replay = f"ATTNQUIZ_CORPUS_SEED={SEED}"
+    assert grade.verdict == row.verdict, (row.why, got, grade.message, failing, replay)
+    assert set(grade.diagnosis) == row.diagnosis, (row.why, got, failing, replay)
     if row.function != "-":
-        assert grade.function == row.function, (row.why, got)
+        assert grade.function == row.function, (row.why, got, replay)
     assert grade.passed == (row.verdict == "pass")

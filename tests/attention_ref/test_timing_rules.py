@@ -40,7 +40,7 @@ def _sample(
 def processes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The processes the learner's sandbox has now (one, its own, to begin with)."""
     running = [100]
-    monkeypatch.setattr(timing, "sandbox_processes", lambda box: list(running))
+    monkeypatch.setattr(timing, "sandbox_processes", lambda box, zombies=False: list(running))
     monkeypatch.setattr(timing, "pin_to_one_core", lambda *boxes: True)
     return running
 

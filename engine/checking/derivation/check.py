@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
-from engine.checking.derivation.judging import Judge
+from engine.checking.derivation.judging import Judge, form_of, restates
 from engine.checking.derivation.notation import PartialSum
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
@@ -43,6 +43,13 @@ def check_step(
     except (AnswerError, CannotEvaluate) as error:
         raise BankError([f"a derivation step cannot be read: {error}"]) from None
     note = ""
+    if (implied := _implied(step)) is not None:  # `d_k/4 = 10 ⇒ d_k = 40`: the step is d_k = 40
+        step, note = implied, " (what comes before ⇒ is not checked)"
+    if expected is not None:
+        step = _without_name(reader, step, expected)
+    if (closers := _left_open(step)) and _readable(reader, step + closers, before is not None):
+        step += closers  # `p_i (δ_ij − p_j`: the bracket a fair reader closes at the end
+        note += f" (read with the `{closers}` left open at the end closed)"
     try:
         sides = reader.learner_sides(step, continues=before is not None)
     except PartialSum as error:  # read, and a different sum from the one over every term
@@ -75,7 +82,7 @@ def check_step(
             return StepVerdict(
                 readable=False, valid=False, reaches_expected=False, message=str(error)
             )
-        step, note = rest[0], added
+        step, note = rest[0], note + added
         if note.startswith("`"):  # the rounded value does not hold
             return StepVerdict(
                 readable=True, valid=False, reaches_expected=False, message=note,
@@ -88,6 +95,10 @@ def check_step(
             readable=True, valid=False, reaches_expected=False, message=other,
             interpreted_as=" = ".join(side.shown for side in sides),
         )  # fmt: skip
+    if before is not None and (summed := _each_term(reader, before, sides, step)) is not None:
+        sides = summed  # `E[q_a k_a] = E[q_a] E[k_a]` after Σ_a E[q_a k_a]: the step on each term
+    if _right_to_left(sides):  # `d_k = Var(q·k)`: the result first, the quantity it is last
+        sides = sides[::-1]
     try:
         continuation = step.strip()[:1] == "="
         verdict = Judge(reader).judge(before, sides, target, known, continuation=continuation)
@@ -103,11 +114,115 @@ def check_step(
         return unchecked("could not check this step; try writing it more simply")
 
 
+# An implication: what comes after it is the step, what comes before it the reason.
+_IMPLIES = re.compile(r"⇒|⟹|=>|\\implies(?![A-Za-z])|\\Rightarrow(?![A-Za-z])|∴")
+
+
+def _implied(step: str) -> str | None:
+    """`d_k/4 = 10 ⇒ d_k = 40` -> `d_k = 40`: the conclusion of a line that states an
+    implication outside brackets; None for a line with none."""
+    depth, cut = 0, -1
+    for position, char in enumerate(step):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0 and (found := _IMPLIES.match(step, position)):
+            cut = found.end()
+    if cut < 0 or not step[cut:].strip():
+        return None
+    return step[cut:]
+
+
+def _without_name(reader: StepReader, step: str, expected: str) -> str:
+    """`d_k = 40` or `40 = d_k` -> `40` when the step asks for d_k (the expected line names it
+    on its left): the name the line solves for, at either end, is not a side to check."""
+    try:
+        asked, written = split_sides(expected), split_sides(step)
+        if len(asked) < 2 or len(written) < 2 or not asked[0].strip():
+            return step
+        name = reader.read(asked[0])
+        if not name.is_Symbol:
+            return step
+        if written[0].strip() and reader.read(written[0]) == name:
+            return "=".join(written[1:])
+        if reader.read(written[-1]) == name:
+            return "=".join(written[:-1])
+    except (AnswerError, CannotEvaluate):
+        pass
+    return step
+
+
+def _each_term(reader: StepReader, before: Side, sides: list[Side], step: str) -> list[Side] | None:
+    """The sides of a line that does the step on one term of the sum the line before is
+    (`E[q_a k_a] = E[q_a] E[k_a]` after Σ_a E[q_a k_a], as the step asks "split each E[q_a k_a]"),
+    each summed over that term's index; None for any other line. Its first side must be the
+    term, with the index the learner chose."""
+    if len(sides) < 2 or not _is_sum(before.expr) or _is_sum(sides[0].expr):
+        return None
+    indices = reader.free_indices(sides[0].expr)
+    if len(indices) != 1 or step.strip()[:1] == "=":
+        return None
+    (index,) = indices
+    try:
+        summed = [
+            reader.side(text, reader.read(f"Σ_{index} ({text})")) for text in split_sides(step)
+        ]
+    except (AnswerError, CannotEvaluate):
+        return None
+    return summed if restates(before, summed[0]) else None
+
+
+def _is_sum(expr: object) -> bool:
+    return str(getattr(expr, "func", "")) == "sum"
+
+
+def _right_to_left(sides: list[Side]) -> bool:
+    """Whether a line states its result first and the quantity it works out last, as notes and
+    textbooks often do (`0 = E[q·k]`, `d_k = Var(q·k)`, `k_t/√d_k = ∂s_t/∂q`): its last side
+    is less worked out than its first, still having a form (E or Var of a whole sum, a
+    derivative, a Var) that comes earlier in a derivation than any form the first side has."""
+    if len(sides) < 2:
+        return False
+    last, first = form_of(sides[-1].expr), form_of(sides[0].expr)
+    return bool(last) and min(last) < min(first, default="9")
+
+
+# At most this many brackets left open at the end of a line are closed for the learner.
+MAX_LEFT_OPEN = 2
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _left_open(step: str) -> str:
+    """The brackets a line opens and never closes, closed in order (`)`, `])`), when that is
+    all that is wrong with its brackets: every closing bracket matches the one opened last, and
+    one or two are left open at the end (an obvious slip, when the line reads with them closed
+    there: not `E[q·k = 0`). "" for any other line."""
+    waiting: list[str] = []
+    for char in step:
+        if char in _PAIRS:
+            waiting.append(_PAIRS[char])
+        elif char in _PAIRS.values() and (not waiting or waiting.pop() != char):
+            return ""
+    if len(waiting) > MAX_LEFT_OPEN:
+        return ""
+    return "".join(reversed(waiting))
+
+
+def _readable(reader: StepReader, step: str, continues: bool) -> bool:
+    try:
+        reader.learner_sides(step, continues=continues)
+    except (AnswerError, CannotEvaluate):
+        return False
+    return True
+
+
 def _another_quantity(reader: StepReader, step: str, expected: str) -> str:
-    """Why a line whose left side names another quantity than the one the step asks for is not
-    the step (`dL/dK = G K/√d_k` where the step asks for dL/dQ), or "" when it names the same
-    one or none. Only a name the checker reads as such is compared: a derivative of a quantity
-    the drill does not define, on the left of both the line and the expected step."""
+    """Why a line whose left side (or, written right to left, last side) names another quantity
+    than the one the step asks for is not the step (`dL/dK = G K/√d_k` where the step asks for
+    dL/dQ), or "" when it names the same one or none. Only a name the checker reads as such is
+    compared: a derivative of a quantity the drill does not define, on the left of the expected
+    step and at an end of the line."""
     try:
         asked, written = split_sides(expected), split_sides(step)
     except AnswerError:
@@ -115,6 +230,8 @@ def _another_quantity(reader: StepReader, step: str, expected: str) -> str:
     if len(asked) < 2 or len(written) < 2:
         return ""
     asked_name, name = asked[0].strip(), written[0].strip()
+    if not reader.is_label(name):  # `G K/√d_k = dL/dK`: right to left, the name comes last
+        name = written[-1].strip() if reader.is_label(written[-1], words=False) else ""
     if not (name and reader.is_label(asked_name) and reader.is_label(name)):
         return ""
     try:

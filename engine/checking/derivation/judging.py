@@ -8,6 +8,7 @@ expected step, in closed form when the expected step is closed. The words it say
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any
 
@@ -23,6 +24,7 @@ from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
 from engine.checking.derivation.substitution import Substitutions
 
+CANONICAL_KEPT = 1024
 MISPLACED = (
     "the value is right, but not how you got it: each E, Var or Σ you replace by a number "
     "must become its own value, with the same operations (×, −, /) around it as in the line "
@@ -79,7 +81,7 @@ class Judge:
             )
         last = sides[-1]
         reaches, not_there = self._reaches(before, last, target, known)
-        if not reaches and before is not None and len(sides) > 1 and _restates(before, last):
+        if not reaches and before is not None and len(sides) > 1 and restates(before, last):
             # `e^{s_i - m}/Σ_j e^{s_j - m} = e^{s_i}/Σ_j e^{s_j}`: the step, then back to the line
             # it came from, stating the identity; the step is the side before the return.
             reaches = any(self._reaches(before, side, target, known)[0] for side in sides[:-1])
@@ -118,8 +120,8 @@ class Judge:
             return True, ""
         if (
             before is not None
-            and _restates(before, last)
-            and (not _restates(before, target) or _same_text(before, last))
+            and restates(before, last)
+            and (not restates(before, target) or _same_text(before, last))
         ):
             return False, "that is the line you started from; write the next step"
         if not reader.follows(target.value, last.value):
@@ -182,7 +184,9 @@ class Judge:
             if _is_sum(bottom) and not _is_sum(line_bottom):
                 return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
             top, line_top = top.doit(), line_top.doit()
-            ratio = sympy.simplify(line_top / top)
+            quotient = line_top / top
+            # Few quotients, each met again for many lines: simplify (tens of ms) once each.
+            ratio = reader.remember(("simplified", quotient), lambda: sympy.simplify(quotient))
             if ratio != 0 and not ratio.free_symbols & written.free_symbols:
                 return True  # scaled by a number, or by what the asked fraction does not use
             if _rationalised(bottom, line_bottom, ratio):
@@ -321,7 +325,7 @@ def form_of(expr: Any) -> set[str]:
     return forms
 
 
-def _restates(before: Side, side: Side) -> bool:
+def restates(before: Side, side: Side) -> bool:
     """Whether `side` is the line `before` again, up to the names of the summation indices."""
     return _canonical(side.expr) == _canonical(before.expr)
 
@@ -331,7 +335,10 @@ def _same_text(before: Side, side: Side) -> bool:
     return "".join(before.text.split()) == "".join(side.text.split())
 
 
+@functools.lru_cache(maxsize=CANONICAL_KEPT)
 def _canonical(expr: Any) -> Any:
+    """`expr` with its summation indices renamed in order (remembered: the line a step starts
+    from is compared with every line written after it)."""
     import sympy
 
     from engine.checking.derivation.notation import sum_marker

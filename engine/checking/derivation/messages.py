@@ -168,7 +168,10 @@ class Feedback:
             ):
                 return "that is the standard deviation, √Var; the variance is its square"
             if right != 0 and wrong_value != 0 and sympy.count_ops(wrong_value / right) < 20:
-                ratio = sympy.cancel(wrong_value / right)
+                quotient = wrong_value / right  # the same wrong values come back: cancel once
+                ratio = self.reader.remember(
+                    ("cancelled", quotient), lambda: sympy.cancel(quotient)
+                )
                 if ratio.free_symbols <= {sympy.Symbol(dimension)} and ratio != 1:
                     return f"your value is {pretty(ratio)} times the right one"
         return ""

@@ -134,7 +134,7 @@ def rewrite_derivation(
     text = plain_subscripts(text)
     for pattern, replacement in _LATEX_BEFORE:
         text = pattern.sub(replacement, text)
-    text = _standard_deviations(text)
+    text = _standard_deviations(_without_averaged_over(text, vectors))
     text = to_ascii(text)
     text = _SUM_OVER.sub(r"sum_\1 ", text)
     if isinstance(indices, Mapping):
@@ -267,6 +267,27 @@ def _group_edge(text: str, position: int, step: int) -> int:
 
 
 _OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
+
+
+# E or Var with what it averages over as a subscript: `E_q[...]`, `E_{q,k}[...]`, `Var_{q,k}(...)`.
+_AVERAGED_OVER = re.compile(
+    r"(?<![A-Za-z0-9_])(E|Var)\s*_\s*(?:[{(]([^{}()]*)[})]|([A-Za-z][A-Za-z0-9]*))\s*(?=[\[(])"
+)
+
+
+def _without_averaged_over(text: str, vectors: Sequence[str]) -> str:
+    """`E_{q,k}[q·k]` -> `E[q·k]`: a subscript naming the random vectors (or their components)
+    the mean is taken over says what E already means here, where every E and Var is over all
+    of them; any other subscript is left for the reader to refuse."""
+
+    def plain(match: re.Match[str]) -> str:
+        over = match.group(2) if match.group(2) is not None else match.group(3)
+        names = [name for name in re.split(r"[\s,;]+", over) if name]
+        if names and all(re.sub(r"_\w+$", "", name) in vectors for name in names):
+            return match.group(1)
+        return match.group(0)
+
+    return _AVERAGED_OVER.sub(plain, text) if vectors else text
 
 
 def _square_brackets_to_calls(text: str) -> str:
@@ -473,11 +494,34 @@ def _read_sum_head(text: str, position: int) -> tuple[int, str | None, str | Non
             written = written[1:-1]
         if found.group(1) == "_":
             # An unbraced subscript `sum_aq_a` is not split; `sum_a` is the usual spelling.
+            ranged = _ranged_head(written)
+            if ranged is not None:  # `sum_{i=1..d_k}`, `sum_{1≤i≤d_k}`: both bounds at once
+                index, lower, upper = ranged
+                continue
             index, equals, start = (part.strip() for part in written.partition("="))
             lower = start if equals else None
         else:
             upper = written.strip()
     return position, index, lower, upper
+
+
+# A sum's range written in its subscript: `i=1..d_k` (or `...`, `…`, `1, …, d_k`), `1≤i≤d_k`,
+# `0<=i<d_k`.
+_DOTTED_RANGE = re.compile(r"([A-Za-z])\s*=\s*([^.=,]+?)\s*,?\s*(?:\.\.\.?|…)\s*,?\s*([^.=,]+)")
+_BETWEEN = re.compile(r"([^<≤=]+?)\s*(?:≤|<=)\s*([A-Za-z])\s*(≤|<=|<)\s*([^<≤=]+)")
+
+
+def _ranged_head(written: str) -> tuple[str, str, str] | None:
+    """`i=1..d_k` -> (i, 1, d_k); `1≤i≤d_k` -> (i, 1, d_k); `0≤i<d_k` -> (i, 0, d_k-1): a sum's
+    index with both bounds written in its subscript; None for any other subscript."""
+    if found := _DOTTED_RANGE.fullmatch(written.strip()):
+        return found.group(1), found.group(2).strip(), found.group(3).strip()
+    if found := _BETWEEN.fullmatch(written.strip()):
+        upper = found.group(4).strip()
+        if found.group(3) == "<":
+            upper = f"({upper})-1"
+        return found.group(2), found.group(1).strip(), upper
+    return None
 
 
 def _body_end(text: str, start: int, index: str = "") -> int:

@@ -175,6 +175,14 @@ class _Memo(OrderedDict[Hashable, _Value]):
                 self.popitem(last=False)
         return value
 
+    def known(self, key: Hashable) -> tuple[bool, _Value | None]:
+        """(True, the value) when `key` is remembered, else (False, None)."""
+        with self._lock:
+            if key in self:
+                self.move_to_end(key)
+                return True, self[key]
+        return False, None
+
 
 _READERS: _Memo[StepReader] = _Memo(READERS_KEPT)
 
@@ -393,6 +401,11 @@ class StepReader:
         """A side read without SymPy's simplification where SymPy can build it so, else as read."""
         import sympy
 
+        # Switching SymPy's `evaluate` empties SymPy's own caches (twice a switch): a side
+        # already read as written is taken from the memo without it.
+        known, expr = self._memo.known(("read", side.text, frozenset(), False))
+        if known:
+            return expr
         try:
             with sympy.evaluate(False):
                 return self.read(side.text)
@@ -459,6 +472,8 @@ class StepReader:
                 raise AnswerError("could not read this: write an expression after `=`")
         if len(texts) > 1 and self.is_label(texts[0]):
             texts = texts[1:]  # `FLOPs = 2T² d_k`, `∂L/∂v_j = δ a_j`: the left side names it
+        elif len(texts) > 1 and self.is_label(texts[-1], words=False):
+            texts = texts[:-1]  # `δ a_j = ∂L/∂v_j`: written right to left, the name comes last
         sides: list[Side] = []
         for text in texts:
             if not text.strip():
@@ -485,7 +500,7 @@ class StepReader:
         known |= set(self.assumptions.matrices) | _NOT_PROSE
         if any(word.group(0) in _NOT_PROSE for word in _WORD.finditer(step)):
             return None  # code, or a letter the reader does not know here: not prose
-        start = 0
+        start = _remark_end(step, known)
         while (opening := _WORD.match(step, _skip_separators(step, start))) and (
             opening.group(0) not in known
         ):
@@ -527,15 +542,16 @@ class StepReader:
             return None
         return parts[0], "≈ " + parts[1].strip()
 
-    def is_label(self, text: str) -> bool:
-        """Whether a first side only names the quantity: a word, or a derivative of a name
-        the drill does not define (`∂L/∂V`, `dL/dq`), rather than an expression to check."""
+    def is_label(self, text: str, *, words: bool = True) -> bool:
+        """Whether a first side only names the quantity: a word (unless `words` is False), or a
+        derivative of a name the drill does not define (`∂L/∂V`, `dL/dq`), rather than an
+        expression to check."""
         if not _LABEL.fullmatch(text.strip()):
             return False
         try:
             expr = self.read(text)
         except AnswerError as error:
-            return "is not a known name" in str(error)
+            return words and "is not a known name" in str(error)
         if not expr.is_Symbol:
             return False
         marker = read_marker(expr.name)
@@ -687,8 +703,13 @@ class StepReader:
             return frozenset({index})
         return frozenset()
 
-    def written_out(self, expr: Any, size: int, values: Mapping[str, int], depth: int = 0) -> Any:
-        """`expr` with every sum written out over 1..size and the free indices set to values."""
+    def written_out(self, expr: Any, size: int, values: Mapping[str, int]) -> Any:
+        """`expr` with every sum written out over 1..size and the free indices set to values
+        (remembered: a step's target side is written out again for every line compared)."""
+        key = ("written out", expr, size, tuple(sorted(values.items())))
+        return self.remember(key, lambda: self._written_out(expr, size, values))
+
+    def _written_out(self, expr: Any, size: int, values: Mapping[str, int], depth: int = 0) -> Any:
         import sympy
 
         if depth > 2 * len(self.assumptions.definitions) + 20:
@@ -707,11 +728,11 @@ class StepReader:
             body = expr.args[0] / marker
             return sympy.Add(
                 *(
-                    self.written_out(body, size, {**values, index: v}, depth + 1)
+                    self._written_out(body, size, {**values, index: v}, depth + 1)
                     for v in range(1, size + 1)
                 )
             )
-        arguments = [self.written_out(arg, size, values, depth + 1) for arg in expr.args]
+        arguments = [self._written_out(arg, size, values, depth + 1) for arg in expr.args]
         return expr.func(*arguments)
 
     def _written_symbol(self, expr: Any, size: int, values: Mapping[str, int], depth: int) -> Any:
@@ -723,8 +744,8 @@ class StepReader:
         marker = read_marker(name)
         if marker is not None and marker[0] == "derivative":
             quantity, variable = marker[1]
-            top = self.written_out(sympy.Symbol(quantity), size, values, depth + 1)
-            by = self.written_out(sympy.Symbol(variable), size, values, depth + 1)
+            top = self._written_out(sympy.Symbol(quantity), size, values, depth + 1)
+            by = self._written_out(sympy.Symbol(variable), size, values, depth + 1)
             if not by.is_Symbol:
                 raise CannotEvaluate(f"cannot differentiate by {variable}")
             return sympy.diff(top, by)
@@ -734,13 +755,13 @@ class StepReader:
         family, index = self.family_of(name)
         if family is None or index is None:
             if name in self.definitions:
-                return self.written_out(self.definitions[name], size, values, depth + 1)
+                return self._written_out(self.definitions[name], size, values, depth + 1)
             return expr
         if index not in values:
             return expr
         if family in self.family_definitions:
             own_index, definition = self.family_definitions[family]
-            return self.written_out(definition, size, {own_index: values[index]}, depth + 1)
+            return self._written_out(definition, size, {own_index: values[index]}, depth + 1)
         return sympy.Symbol(f"{family}_{values[index]}")
 
     # --- showing ----------------------------------------------------------------------------
@@ -751,8 +772,11 @@ class StepReader:
         )
 
     def show_value(self, value: RandomPolynomial) -> str:
-        shown = display(at_normal(value), self.model)
-        return _without_markers(_tidy(pretty(self._readable(shown))))
+        def shown() -> str:
+            expr = display(at_normal(value), self.model)
+            return _without_markers(_tidy(pretty(self._readable(expr))))
+
+        return self.remember(("show value", tuple(value.items())), shown)
 
     def _readable(self, expr: Any) -> Any:
         import sympy
@@ -803,6 +827,23 @@ def _skip_separators(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t,;:":
         position += 1
     return position
+
+
+def _remark_end(text: str, known: set[str]) -> int:
+    """Where the step starts after an opening remark ended by a colon (`assuming q_i, k_i iid
+    N(0,1): ...`, `using Var(cX) = c² Var(X): ...`): just after the last colon outside brackets
+    when some word of prose comes before it; 0 when the line opens with no such remark."""
+    depth, colon = 0, -1
+    for position, char in enumerate(text):
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            depth -= 1
+        elif char == ":" and depth == 0:
+            colon = position
+    if colon < 0 or not any(w.group(0) not in known for w in _WORD.finditer(text[:colon])):
+        return 0
+    return colon + 1
 
 
 def _unclosed_opener(text: str) -> int:

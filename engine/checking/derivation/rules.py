@@ -9,6 +9,7 @@ a grader would use; `WrongRules.broken_rule` returns "" when no known rule fits.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -75,13 +76,13 @@ class WrongRules:
         import sympy
 
         zero = sympy.Integer(0)
-        before = sympy.expand(left.value.get(CONSTANT, zero))
+        before = self._expanded(left.value.get(CONSTANT, zero))
         after = sympy.expand(right.value.get(CONSTANT, zero))
         means = sorted((s for s in moments if _power(s) == 1), key=str)
         seconds = {_vector(s): s for s in moments if _power(s) == 2}
 
         def matches(changed: Any) -> bool:
-            return reader.equal_scalars(sympy.expand(changed), after)
+            return reader.equal_scalars(self._expanded(changed), after)
 
         squared_some = (
             matches(before.xreplace({m: m**2 for m in chosen}))
@@ -91,7 +92,10 @@ class WrongRules:
         if means and (matches(before**2) or any(squared_some)):
             return self._squared_message(right.expr)
         for mapping, how in _second_moment_changes(means, seconds):
-            changed = before.subs(mapping) if how == "subs" else before.xreplace(mapping)
+            changed = reader.remember(
+                ("moments changed", before, tuple(mapping.items()), how),
+                functools.partial(_changed, before, mapping, how),
+            )
             if matches(changed):
                 return SECOND_MOMENT
         if len(means) >= 2:
@@ -99,6 +103,13 @@ class WrongRules:
             if not before.has(total) and matches(before.subs(product, total)):
                 return SUM_OF_MEANS
         return ""
+
+    def _expanded(self, expr: Any) -> Any:
+        """`sympy.expand(expr)`, remembered by the reader: the wrong rules applied to the line a
+        step starts from give the same candidates for every line compared with it."""
+        import sympy
+
+        return self.reader.remember(("expanded", expr), lambda: sympy.expand(expr))
 
     def _squared_message(self, expr: Any) -> str:
         import sympy
@@ -154,6 +165,10 @@ def _second_moment_changes(means: list[Any], seconds: dict[str, Any]) -> Iterato
             yield {m**2: s for m, s in chosen}, "subs"
             yield {s: m**2 for m, s in chosen}, "subs"
             yield {m: s for m, s in chosen}, "xreplace"
+
+
+def _changed(before: Any, mapping: dict[Any, Any], how: str) -> Any:
+    return before.subs(mapping) if how == "subs" else before.xreplace(mapping)
 
 
 def _is_squared_mean(term: Any) -> bool:

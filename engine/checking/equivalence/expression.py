@@ -782,11 +782,23 @@ def _learner_limits(expected: str, vocabulary: Vocabulary, aliases: Aliases) -> 
     """The limits on a learner's exponents, digits and degree, which keep hostile input cheap,
     grow to an author's when the expected answer itself needs them: what the bank states as the
     answer can always be typed (`(x-a)^150` for `(a-x)^150`)."""
-    try:
-        read_expression(expected, vocabulary, aliases=aliases)
-    except AnswerError:
+    spellings = tuple((name, tuple(written)) for name, written in aliases.items())
+    if _beyond_learner_limits(expected, vocabulary, spellings):
         return replace(vocabulary, author=True)
     return vocabulary
+
+
+@functools.lru_cache(maxsize=1024)
+def _beyond_learner_limits(
+    expected: str, vocabulary: Vocabulary, spellings: tuple[tuple[str, tuple[str, ...]], ...]
+) -> bool:
+    """Whether the expected answer cannot be read within a learner's limits, worked out once
+    per item (every answer graded asked it again)."""
+    try:
+        read_expression(expected, vocabulary, aliases=dict(spellings))
+    except AnswerError:
+        return True
+    return False
 
 
 def _read_author(text: str, vocabulary: Vocabulary, aliases: Aliases) -> Any:

@@ -10,6 +10,8 @@ compiled or executed, and a point where either side is undefined is skipped.
 
 from __future__ import annotations
 
+import cmath
+import functools
 import zlib
 from collections.abc import Callable, Collection
 from typing import Any
@@ -19,6 +21,8 @@ import numpy as np
 from engine.checking.equivalence.domain import Domain
 
 POINTS = 8
+# Distinct SymPy numbers whose values are remembered (`_number`).
+NUMBERS_KEPT = 1024
 
 
 class Undefined(Exception):
@@ -78,9 +82,7 @@ def evaluate(expr: Any, values: dict[Any, Any]) -> Any:
             value = _evaluate(expr, values)
         except (ArithmeticError, ValueError, TypeError, np.linalg.LinAlgError, RecursionError):
             raise Undefined from None
-    if not np.all(np.isfinite(value)):
-        raise Undefined
-    return value
+    return _check(value)
 
 
 def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
@@ -89,9 +91,7 @@ def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
     if expr.is_Symbol:
         return values[expr]
     if expr.is_Number or isinstance(expr, sympy.NumberSymbol) or expr is sympy.I:
-        if expr.has(sympy.zoo, sympy.oo, sympy.nan, -sympy.oo):
-            raise Undefined
-        return complex(expr)
+        return _number(expr, type(expr).__name__)
     if getattr(expr.func, "__name__", "") in {"sum", "prod"} and len(expr.args) == 2:
         return _written_out(expr, values)
     args = [_evaluate(argument, values) for argument in expr.args]
@@ -117,6 +117,18 @@ def _evaluate(expr: Any, values: dict[Any, Any]) -> Any:
     if isinstance(expr, sympy.core.function.AppliedUndef):
         return _stand_in(name, args)
     raise Undefined  # nothing else should reach here; refuse rather than guess
+
+
+@functools.lru_cache(maxsize=NUMBERS_KEPT)
+def _number(number: Any, kind: str) -> complex:
+    """The value of a SymPy number, worked out once (`evalf` is most of what evaluating a
+    small expression costs, and the same numbers come back at every point). Keyed by the name
+    of the number's class too (`kind`), so that no two numbers SymPy calls equal share one."""
+    import sympy
+
+    if number.has(sympy.zoo, sympy.oo, sympy.nan, -sympy.oo):
+        raise Undefined
+    return complex(number)
 
 
 # How many terms a sum or product over a family (`sum(exp(s_j), j)`, see `big_operators`) is
@@ -245,6 +257,10 @@ def _softmax(scores: Any) -> Any:
 
 
 def _check(value: Any) -> Any:
+    if isinstance(value, complex):  # a scalar (NumPy's complex128 too): no array to build
+        if not cmath.isfinite(value):
+            raise Undefined
+        return value
     if not np.all(np.isfinite(value)):
         raise Undefined
     return value

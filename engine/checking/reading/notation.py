@@ -11,6 +11,7 @@ of it passes through unchanged, so that the safe parser can reject it with a pre
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -30,6 +31,8 @@ _TOKEN = re.compile(
     r"|(?P<comma>,)|(?P<root>[√∛∜])|(?P<mark>⊤)|(?P<other>.)",
     re.DOTALL,
 )
+TOKENISED_KEPT = 2048
+NAME_TABLES_KEPT = 256
 
 
 # Function names a learner may capitalise: `Softmax(...)` is softmax(...). Not E or Var, whose
@@ -80,7 +83,7 @@ def normalise(
     a sum written without its index be read (`big_operators`). Raises AnswerError for LaTeX that
     cannot be read.
     """
-    names = _NameTable(symbols, aliases or {})
+    names = _name_table(symbols, aliases or {})
     text = expand_big_operators(text, names.whole, families)
     tokens = [t for t in _whole_denominators(tokenise(text)) if t.kind != "space"]
     _refuse_sign_slips(tokens)
@@ -149,8 +152,29 @@ def _root_exponents(tokens: list[Token]) -> list[Token]:
 
 def tokenise(text: str) -> list[Token]:
     """Split rewritten text into tokens (Unicode and LaTeX are rewritten first)."""
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=TOKENISED_KEPT)
+def _tokens(text: str) -> tuple[Token, ...]:
+    """`tokenise`, remembered: a question's spellings and texts are split again for every
+    answer graded (a pure function of `text`; the last `TOKENISED_KEPT` texts are kept)."""
     plain = _KRONECKER.sub(r"delta_\1\2", to_ascii(_RUN_TOGETHER_DELTA.sub(r"δ_\1", text)))
-    return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain)]
+    return tuple(Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(plain))
+
+
+def _name_table(symbols: Collection[str], aliases: Mapping[str, Sequence[str]]) -> _NameTable:
+    """The name table of one question, built once: every answer to it is read with the same
+    one (a table does not change once built)."""
+    spellings = tuple((name, tuple(written)) for name, written in aliases.items())
+    return _table_for(frozenset(symbols), spellings)
+
+
+@functools.lru_cache(maxsize=NAME_TABLES_KEPT)
+def _table_for(
+    symbols: frozenset[str], spellings: tuple[tuple[str, tuple[str, ...]], ...]
+) -> _NameTable:
+    return _NameTable(symbols, dict(spellings))
 
 
 class _NameTable:
@@ -624,7 +648,7 @@ def names_used(
     the way `normalise` would read them, so a run-together `QK` counts as Q and K when both are
     declared, and the `T` of `K^T` counts as a transpose unless T is declared.
     """
-    names = _NameTable(symbols, aliases or {})
+    names = _name_table(symbols, aliases or {})
     text = expand_big_operators(text, names.whole)
     tokens = [t for t in tokenise(text) if t.kind != "space"]
     tokens = names.resolve(_mark_transposes(tokens, names, set(matrices)))

@@ -10,6 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from engine.drills.clocked.run import DrillRun
+from engine.interrupts import ctrl_c_held
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class TimedRecords:
         from engine.store.reviews import to_ms
 
         db = self.db
-        with db:
+        # Ctrl-C acts after the commit: rolled back, the run would keep an id with no row.
+        with ctrl_c_held(), db:
             db.execute("BEGIN IMMEDIATE")
             if run.run_id is None:
                 cursor = db.execute(

@@ -12,6 +12,7 @@ import pytest
 
 import attention_ref.sandbox.template as template_module
 from attention_ref.sandbox import Sandbox
+from attention_ref.sandbox.isolation import others_can_enter
 from attention_ref.sandbox.processes import processes_of_uid
 
 from .conftest import BENIGN, LIMITS, inputs, needs_root
@@ -55,7 +56,12 @@ def test_the_template_holds_nothing_of_the_graders_and_runs_alone() -> None:
         (0, 1, 2), os.devnull
     )
     others = [target for fd, target in fds.items() if fd > 2]
-    assert len(others) == 1 and others[0].startswith("socket:"), fds
+    sockets = [target for target in others if target.startswith("socket:")]
+    # Besides its socket, only the import folders it opened for the sandboxes' private uid:
+    # folders that uid could not enter (Python under a 0700 home).
+    folders = [target for target in others if not target.startswith("socket:")]
+    assert len(sockets) == 1, fds
+    assert all(os.path.isdir(f) and not others_can_enter(f) for f in folders), fds
 
 
 @needs_root

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.checking.reading.notation import names_used, normalise
+from engine.checking.reading.notation import names_used, normalise, tokenise
 from engine.errors import AnswerError
 
 SYMBOLS = {"Q", "K", "V", "d_k", "T", "p_i", "p_j", "delta_ij", "a", "b"}
@@ -86,3 +86,12 @@ def test_names_used_finds_undeclared_symbols() -> None:
     assert names_used("4 T^2 d_k") == {"T", "d_k"}
     assert names_used("softmax(Q K^T / sqrt(d_k)) V") == {"Q", "K", "V", "d_k"}
     assert names_used("QK", symbols={"Q", "K"}) == {"Q", "K"}
+
+
+def test_tokenise_remembers_a_text_but_gives_each_caller_its_own_list() -> None:
+    # Splitting is remembered per text (a question's spellings are split for every answer); a
+    # caller that edits its list must not change what the next caller gets.
+    first = tokenise("softmax(QKᵀ/√d_k)V")
+    kept = list(first)
+    first.clear()
+    assert kept and tokenise("softmax(QKᵀ/√d_k)V") == kept

@@ -91,7 +91,7 @@ def test_import_and_system_calls_are_never_run(tmp_path: Path) -> None:
         ("= ", "after `=`"),
         ("Var(q·k) ==  d_k", "`=` only"),
         ("Var(q·k) = = d_k", "each side"),
-        ("E[q·k", "never closed"),
+        ("E[q·k = 0", "never closed"),
         ("Var(x·y)", "not a known name"),
         ("Σ_q q_a k_a", "not an index"),
         ("E[q]", "q is a vector"),

@@ -20,9 +20,12 @@ from engine.cli import main
 
 MARKUP = "[/] [bold red]LOUD[/bold red] [link=https://evil.example]click[/link] [red]"
 ESCAPE = "\x1b]8;;https://evil.example\x1b\\here\x1b]8;;\x1b\\\x1b[2J"
-PAYLOAD = MARKUP + " " + ESCAPE
-# How the payload appears: every character of the markup, each control as \xNN.
-SHOWN = MARKUP + " " + ESCAPE.replace("\x1b", "\\x1b")
+# Bidirectional overrides and isolates: a terminal that lays out bidi text would show what
+# follows them reversed or moved ("Trojan Source"), so that the screen says what it does not.
+BIDI = "\u202eevil\u202c \u2066x\u2069"
+PAYLOAD = MARKUP + " " + ESCAPE + " " + BIDI
+# How the payload appears: every character of the markup, each control as \xNN or \uNNNN.
+SHOWN = MARKUP + " " + ESCAPE.replace("\x1b", "\\x1b") + " " + "\\u202eevil\\u202c \\u2066x\\u2069"
 
 
 def _yaml_quoted(text: str) -> str:
@@ -53,7 +56,7 @@ items:
 def _assert_literal(output: str) -> None:
     # Every character as written, in order; long lines may be wrapped to the terminal's width.
     assert "".join(SHOWN.split()) in "".join(output.split())
-    assert "\x1b" not in output
+    assert "\x1b" not in output and "\u202e" not in output and "\u2066" not in output
     assert "MarkupError" not in output and "Traceback" not in output
 
 

@@ -54,7 +54,7 @@ def test_a_left_side_naming_the_quantity_is_accepted(capsys) -> None:
 
 
 def test_an_unreadable_line_is_not_valid_and_says_what_is_wrong(capsys) -> None:
-    code, out = check_step(capsys, "mean-var-dot", "--step", "1", "--answer", "E[q·k")
+    code, out = check_step(capsys, "mean-var-dot", "--step", "1", "--answer", "E[q·k = 0")
     assert code == 1
     assert out["valid"] is False and "never closed" in str(out["feedback"])
 

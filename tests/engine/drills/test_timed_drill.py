@@ -343,7 +343,7 @@ def test_an_unreadable_derivation_step_is_not_a_wrong_one(store_home: Path) -> N
     drill, qset = drill_15(store_home)
     part = next(p for p in drill.parts if p.id == "variance")
     checker = BankChecker(qset, warm_checker())
-    unreadable = checker.check(part, part.questions[0], "Var(q·k) = (d_k")
+    unreadable = checker.check(part, part.questions[0], "Var(q·k) = (d_k]")
     assert not unreadable.correct and not unreadable.valid
     wrong = checker.check(part, part.questions[0], "d_k^2")
     assert not wrong.correct and wrong.valid

@@ -58,3 +58,23 @@ def test_an_exercise_editor_that_cannot_start_is_one_clear_error(
     with pytest.raises(UsageError, match=r"/nowhere/editor"):
         edit(mine)
     assert mine.read_text(encoding="utf-8") == CODE
+
+
+def test_an_editor_setting_with_an_open_quote_is_one_clear_error(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # click splits $VISUAL/$EDITOR as a shell would: `code "` raised ValueError (No closing
+    # quotation), which reached the command line as an internal error (exit 70). Red team 5.
+    import pytest
+
+    from engine.errors import UsageError
+    from engine.exercise_attempts import edit
+
+    with pytest.raises(UsageError, match=r"No closing quotation.*set \$VISUAL or \$EDITOR"):
+        _edit('code "--wait')
+    mine = tmp_path / "attention.py"
+    mine.write_text(CODE, encoding="utf-8")
+    monkeypatch.setenv("VISUAL", "vi 'unclosed")
+    with pytest.raises(UsageError, match="vi 'unclosed"):
+        edit(mine)
+    assert mine.read_text(encoding="utf-8") == CODE
