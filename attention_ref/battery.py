@@ -126,6 +126,7 @@ def _draw_attention_cases(seed: int, causal_only: bool, with_mask: bool) -> list
         ),
         _long_sequence(rng),
     ]
+    cases.append(_new_values(rng, cases[2]))
     if with_mask or causal_only:
         t = size(5, 8)
         cases.append(
@@ -210,6 +211,14 @@ def _far_apart_rows(rng: np.random.Generator) -> Case:
         rtol=1e-3,
         atol=1e-5,
     )
+
+
+def _new_values(rng: np.random.Generator, earlier: Case) -> Case:
+    """An earlier case's sizes with new values, called after it: the output must follow the
+    inputs' values (code that remembers its output by the inputs' shapes returns the old one)."""
+    q, k, v = (rng.normal(size=a.shape) for a in earlier.args)
+    about = f"the sizes of {earlier.name} again, new values (the output follows the values)"
+    return _case(f"{earlier.name}-new-values", about, q, k, v)
 
 
 def _long_sequence(rng: np.random.Generator) -> Case:

@@ -13,6 +13,7 @@ from attention_ref.pitfalls import (
     ATTENTION_PITFALLS,
     ATTENTION_VARIANTS,
     CAUSAL_PITFALLS,
+    MASK_NAMED,
     MASK_NOTED,
     NOTED_PITFALLS,
     SOFTMAX_NOTED,
@@ -29,11 +30,13 @@ EXPLANATIONS: dict[str, str] = {
     "np.swapaxes(K, -1, -2) or K.T)",
     "scale_by_d": "the scores are divided by d_k instead of √d_k: that shrinks them too much "
     "and flattens the weights; divide by np.sqrt(d_k)",
+    "scale_by_d_model": "the scores of each head are divided by √d_model (heads × d_head) "
+    "instead of √d_head: a head's dot products have d_head terms, so divide by √d_head",
     "no_scale": "the 1/√d_k factor is missing: the scores then have variance d_k and the "
     "softmax saturates; divide Q @ K.T by np.sqrt(d_k)",
     "softmax_wrong_axis": "the softmax normalises down the columns (axis 0 or -2: over the "
-    "queries, for attention) instead of along each row (over the keys): each row of weights "
-    "must sum to 1, so use axis=-1",
+    "queries, for attention, or over a batch or heads axis) instead of along each row (over the "
+    "keys): each row of weights must sum to 1, so use axis=-1",
     "no_softmax": "there is no softmax: (Q Kᵀ/√d_k) V is a linear map, not attention; turn each "
     "row of scores into weights with a softmax",
     "unstable_softmax": "the softmax overflows on large scores (exp(1000) is inf: inf/inf is "
@@ -47,6 +50,9 @@ EXPLANATIONS: dict[str, str] = {
     "below it underflows to 0 / 0; subtract each row's own max (axis=-1, keepdims=True)",
     "causal_off_by_one": "the causal mask is off by one: query i must see keys 0..i, itself "
     "included, and nothing after it (np.triu(..., k=1) marks the future)",
+    "mask_after_softmax": "the mask is applied to the weights after the softmax: the blocked "
+    "weights are zeroed but each row no longer sums to 1; add the mask to the scores before the "
+    "softmax",
 }
 
 
@@ -127,15 +133,16 @@ def _degenerate_rows(given: Array) -> Array:
         return ~np.isfinite(given).all(axis=-1) | (given == 0).all(axis=-1)
 
 
-def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
-    """Notes on how the code applied the mask it was given (`mask` as passed, in a convention of
-    `style`), for a masked case no convention gets right: each note whose computation, with the
-    mask as given, is the submission's output."""
-    return [
+def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> tuple[list[str], list[str]]:
+    """How the code applied the mask it was given (`mask` as passed, in a convention of
+    `style`), for a masked case no convention gets right: the diagnosis names and the notes
+    whose computation, with the mask as given, is the submission's output."""
+    notes = [
         note
         for note, (styles, way) in MASK_NOTED.items()
         if style in styles and _matches((way,), (*case.args, mask), case, given)
     ]
+    return [MASK_NAMED[note] for note in notes if note in MASK_NAMED], notes
 
 
 def ruled_out_pitfalls(

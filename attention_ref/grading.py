@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from attention_ref.battery import Case, attention_cases, fresh_seed, in_form, softmax_cases
-from attention_ref.calling import CallPlan, convention_named
+from attention_ref.calling import CallPlan, style_of
 from attention_ref.diagnosis import close, mask_mistakes, matching_pitfalls, ruled_out_pitfalls
 from attention_ref.discovery import Found, SubmissionError, find_function
 from attention_ref.reference import causal_mask
@@ -304,11 +304,15 @@ def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, A
             (r for _, r, _ in tried if r.status == "ok"), tried[0][1]
         )
     for mask, report, value in tried:
-        if report.status == "ok" and not report.diagnosis and mask is not None:
-            style = convention_named(mask[0]).style
+        if mask is None or report.status != "ok" or report.diagnosis:
+            continue
+        style = style_of(mask[0])  # None: a padding mask, which masks nothing here
+        if style is not None:
             given = np.asarray(value)
             if np.issubdtype(given.dtype, np.number) and given.shape == case.expected.shape:
-                for note in mask_mistakes(case, given, mask[1], style):
+                names, notes = mask_mistakes(case, given, mask[1], style)
+                report.diagnosis += names
+                for note in notes:
                     report.notes.append(note)
                     report.message += f"; this {note}"
 

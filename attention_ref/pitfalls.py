@@ -49,6 +49,24 @@ def _scores_unscaled(q: Array, k: Array, dtype: Any) -> Array:
     return q @ np.swapaxes(k, -1, -2)
 
 
+def _scores_by_d_model(q: Array, k: Array, dtype: Any) -> Array:
+    """(B, H, T, d_head) scores divided by sqrt(H * d_head), the model's width: only heads."""
+    if q.ndim < 4:
+        raise ValueError("no heads axis")
+    return (q @ np.swapaxes(k, -1, -2)) / np.sqrt(dtype.type(q.shape[-3] * q.shape[-1]))
+
+
+def _over_leading_axis(axis: int) -> Callable[[Array], Array]:
+    """A softmax over a batch or heads axis (`axis` 0 or 1 of batched scores)."""
+
+    def softmax(scores: Array) -> Array:
+        if scores.ndim <= axis + 2:
+            raise ValueError("no such batch axis")
+        return stable_softmax(scores, axis=axis)
+
+    return softmax
+
+
 def _rows(scores: Array) -> Array:
     return stable_softmax(scores, axis=-1)
 
@@ -170,14 +188,20 @@ def keepdims_missing_softmax(scores: ArrayLike) -> Array:
         return e / np.sum(e, axis=-1, keepdims=True)
 
 
-def _causal_shifted(shift: int, blocked: float) -> Callable[..., Array]:
-    """A causal mask off by one: shift 0 also blocks the diagonal, 2 lets key i + 1 through."""
+def _causal_shifted(shift: int, blocked: float, *, added: bool = False) -> Callable[..., Array]:
+    """A causal mask off by one: shift 0 also blocks the diagonal, 2 lets key i + 1 through.
+    `added`: `blocked` is added to the scores it blocks (scores + mask * -1e9) rather than put
+    in their place, so a row it blocks entirely keeps its scores' differences."""
 
     def buggy(Q: ArrayLike, K: ArrayLike, V: ArrayLike, mask: ArrayLike | None = None) -> Array:
         q, k, v, dtype = _prepare(Q, K, V)
         t_q, t_k = q.shape[-2], k.shape[-2]
         future = np.triu(np.ones((t_q, t_k), dtype=bool), k=shift)
-        scores = np.where(future, dtype.type(blocked), _scores(q, k, dtype))
+        scores = _scores(q, k, dtype)
+        if added:
+            scores = scores + np.where(future, dtype.type(blocked), dtype.type(0))
+        else:
+            scores = np.where(future, dtype.type(blocked), scores)
         with np.errstate(invalid="ignore"):
             return stable_softmax(scores, axis=-1) @ v
 
@@ -194,11 +218,20 @@ ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "unstable_softmax": unstable_softmax,
     "global_max": _attention_with(_scores, global_max_softmax),
     "softmax_whole_array": _attention_with(_scores, whole_array_softmax),
+    # Multi-head code in (B, H, T, d_head) that scales by the model's width, as the multi-head
+    # exercise names it.
+    "scale_by_d_model": _attention_with(_scores_by_d_model, _rows),
 }
 
 # Other ways of writing the same named mistake.
 ATTENTION_VARIANTS: dict[str, tuple[Callable[..., Array], ...]] = {
     "softmax_whole_array": (_attention_with(_scores, whole_array_softmax_global),),
+    # Batched code normalising over the batch or the heads (softmax(axis=0) or axis=1) instead
+    # of over the keys: an axis as wrong as the queries'.
+    "softmax_wrong_axis": (
+        _attention_with(_scores, _over_leading_axis(0)),
+        _attention_with(_scores, _over_leading_axis(1)),
+    ),
     "unstable_softmax": (unstable_softmax_float32,),
 }
 
@@ -232,6 +265,7 @@ CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {
         _causal_shifted(0, -1e9),
         _causal_shifted(0, -np.inf),
         _causal_shifted(2, -np.inf),
+        _causal_shifted(0, -1e9, added=True),
     ),
 }
 
@@ -291,6 +325,12 @@ def mask_ignored(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> 
     return stable_softmax(scores, axis=-1) @ np.asarray(V)
 
 
+def mask_zeroes_scores(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
+    """softmax(where(mask, S, 0)) @ V: the blocked scores set to 0, not to -inf."""
+    scores = np.where(np.asarray(given).astype(bool), _mask_scores(Q, K), 0.0)
+    return stable_softmax(scores, axis=-1) @ np.asarray(V)
+
+
 def mask_subtracted(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) -> Array:
     """softmax(S - mask) @ V: an additive mask with its sign reversed (-inf becomes +inf)."""
     scores = _mask_scores(Q, K)
@@ -298,17 +338,26 @@ def mask_subtracted(Q: ArrayLike, K: ArrayLike, V: ArrayLike, given: ArrayLike) 
         return stable_softmax(scores - np.asarray(given, np.float64), axis=-1) @ np.asarray(V)
 
 
-# Mistakes in applying a given mask, as notes on a masked case (no SPEC name): each takes the
-# mask as the code was given it, and is looked for only under the conventions (`MaskConvention.
-# style`) its words are true of. Checked when no mask convention gives causal attention.
-MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
+MASK_AFTER_SOFTMAX_NOTE = (
     "applies the mask after the softmax: the blocked weights are zeroed but the rows no longer "
-    "sum to 1; mask the scores before the softmax (or renormalise each row)": (
-        frozenset({"keep"}),
-        mask_after_softmax,
-    ),
+    "sum to 1; mask the scores before the softmax (or renormalise each row)"
+)
+
+# Mistakes in applying a given mask, as notes on a masked case: each takes the mask as the code
+# was given it, and is looked for only under the conventions (`MaskConvention.style`) its words
+# are true of. Checked when no mask convention gives causal attention.
+MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
+    MASK_AFTER_SOFTMAX_NOTE: (frozenset({"keep"}), mask_after_softmax),
     "ignores the mask: the output is attention without it, so each query still sees the keys "
     "after it": (frozenset({"additive", "keep", "block"}), mask_ignored),
+    "sets the blocked scores to 0 instead of -inf (or a large negative), so a blocked key "
+    "still gets the weight of a score of 0; put -inf into the blocked scores": (
+        frozenset({"keep"}),
+        mask_zeroes_scores,
+    ),
     "subtracts the additive mask instead of adding it, so the blocked keys get the most weight "
     "instead of none; add the mask to the scores": (frozenset({"additive"}), mask_subtracted),
 }
+
+# The notes above that are also a named mistake: the causal exercise's name for the same mistake.
+MASK_NAMED: dict[str, str] = {MASK_AFTER_SOFTMAX_NOTE: "mask_after_softmax"}

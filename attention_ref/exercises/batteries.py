@@ -298,5 +298,36 @@ BATTERIES: dict[str, Builder] = {
 }
 
 
+# What each battery's cases are computed with (for the case `cases_for` adds to every battery).
+TRUTHS: dict[str, Callable[..., Any]] = {
+    "stable-softmax": solutions.softmax,
+    "attention": solutions.attention,
+    "causal-attention": solutions.causal_attention,
+    "multi-head-attention": solutions.multi_head_attention,
+    "attention-backward": solutions.attention_backward,
+    "tiled-attention": solutions.tiled_attention,
+}
+
+
 def cases_for(battery: str, seed: int) -> list[ExerciseCase]:
-    return BATTERIES[battery](np.random.default_rng(seed))
+    """The battery's cases, then its first case's sizes again with new values: the output must
+    follow the values (code that remembers its output by the inputs' shapes returns the old
+    one)."""
+    rng = np.random.default_rng(seed)
+    cases = BATTERIES[battery](rng)
+    first = cases[0]
+    args = tuple(
+        _normal(rng, *a.shape, scale=float(np.std(a)) or 1.0) if isinstance(a, np.ndarray) else a
+        for a in first.args
+    )
+    about = f"the sizes of {first.name} again, new values (the output follows the values)"
+    again = _expect(
+        f"{first.name}-new-values",
+        about,
+        TRUTHS[battery],
+        *args,
+        rtol=first.rtol,
+        atol=first.atol,
+        **first.kwargs,
+    )
+    return [*cases, again]

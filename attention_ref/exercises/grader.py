@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from attention_ref.discovery import top_level_statements
 from attention_ref.exercises.batteries import ExerciseCase, cases_for
 from attention_ref.exercises.mistakes import MISTAKES
 from attention_ref.grading import COMPLEX_MESSAGE, CaseReport, Grade, conclude, real_values
@@ -134,13 +135,14 @@ def _unreadable(text: str, function: str) -> tuple[str, str] | None:
         return "error", f"SyntaxError: {error.msg}{where}"
     except (ValueError, RecursionError, MemoryError) as error:
         return "error", f"the file cannot be parsed: {type(error).__name__}"
+    statements = top_level_statements(tree.body)
     defined = {
         node.name
-        for node in tree.body
+        for node in statements
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     } | {
         target.id
-        for node in tree.body
+        for node in statements
         if isinstance(node, ast.Assign)
         for target in node.targets
         if isinstance(target, ast.Name)

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 import attention_ref.exercises.solutions as solutions
-from attention_ref.pitfalls import ATTENTION_PITFALLS, naive_softmax
+from attention_ref.pitfalls import ATTENTION_PITFALLS, CAUSAL_PITFALLS, naive_softmax
 from attention_ref.reference import Array, attention, stable_softmax
 
 Mistake = Callable[..., object]
@@ -144,6 +144,15 @@ def mha_split_without_transpose_merged_right(
     return solutions.merge_heads(np.asarray(attention(*heads))) @ np.asarray(W_o)
 
 
+def mha_softmax_over_queries(
+    X: ArrayLike, W_q: ArrayLike, W_k: ArrayLike, W_v: ArrayLike, W_o: ArrayLike, n_heads: int
+) -> Array:
+    """Each head's (T, T) scores normalised down the columns (over the queries), not per row."""
+    q, k, v = (solutions.split_heads(p, n_heads) for p in _projections(X, W_q, W_k, W_v))
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    return solutions.merge_heads(stable_softmax(scores, axis=-2) @ v) @ np.asarray(W_o)
+
+
 def mha_no_output_projection(
     X: ArrayLike, W_q: ArrayLike, W_k: ArrayLike, W_v: ArrayLike, W_o: ArrayLike, n_heads: int
 ) -> Array:
@@ -253,7 +262,13 @@ MISTAKES: dict[str, dict[str, Ways]] = {
     },
     "attention": {name: (way,) for name, way in ATTENTION_PITFALLS.items()},
     "causal-attention": {
-        "causal_off_by_one": (causal_blocks_diagonal, causal_one_future_key),
+        # Also blocked with a large finite negative (-1e9): the row the mask blocks entirely
+        # is then uniform over every key, not nan. One mistake however it is written.
+        "causal_off_by_one": (
+            causal_blocks_diagonal,
+            causal_one_future_key,
+            *CAUSAL_PITFALLS["causal_off_by_one"],
+        ),
         "causal_bottom_right": (causal_bottom_right,),
         "mask_after_softmax": (causal_mask_after_softmax,),
         "no_mask": (causal_no_mask,),
@@ -266,6 +281,7 @@ MISTAKES: dict[str, dict[str, Ways]] = {
             mha_split_without_transpose_merged_right,
         ),
         "no_output_projection": (mha_no_output_projection,),
+        "softmax_wrong_axis": (mha_softmax_over_queries,),
     },
     "attention-backward": {
         "backward_no_scale": (backward_no_scale,),

@@ -11,9 +11,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from attention_ref.battery import attention_cases, softmax_cases
+from attention_ref.battery import attention_cases, in_form, softmax_cases
 from attention_ref.discovery import Found
 from attention_ref.grading import Grade, _judge, conclude
+from attention_ref.reference import causal_mask
 from attention_ref.sandbox import CallResult
 
 SEEDS = range(12)
@@ -186,3 +187,49 @@ def test_blocked_code_is_checked_past_its_first_block(seed: int) -> None:
 def test_the_json_cases_keep_the_spec_keys_only() -> None:
     case = graded(scaled_by_sqrt_of_queries, "attention", 0).to_json()["cases"][0]
     assert "ruled_out" not in case
+
+
+def causal_blocking_the_diagonal_by_addition(Q, K, V):  # scores + mask * -1e9, mask k=0
+    blocked = np.triu(np.ones((Q.shape[0], K.shape[0])), k=0)
+    return _softmax(Q @ K.T / np.sqrt(Q.shape[1]) + blocked * -1e9) @ V
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_a_causal_mask_off_by_one_is_named_when_added_to_the_scores(seed: int) -> None:
+    # Added, not put in place of the scores: the first row, blocked entirely, keeps its scores'
+    # differences and is the unmasked softmax of that row (not uniform, not nan).
+    found = Found("causal_attention", "attention", ("Q", "K", "V"), 1)
+    grade = Grade(False, "pass", "attention", found.name, [], [])
+    for case in attention_cases(seed, causal_only=True):
+        with np.errstate(all="ignore"):
+            value = causal_blocking_the_diagonal_by_addition(*case.args)
+        mask = causal_mask(case.args[0].shape[0], case.args[1].shape[0])
+        grade.cases.append(_judge(case, CallResult("ok", value, None, 0.0), found, mask))
+    assert conclude(grade).diagnosis == ["causal_off_by_one"]
+
+
+def softmax_over_heads(q, k, v):  # (B, H, T, d): axis=1 is the heads
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True) @ v
+
+
+def scaled_by_model_width(q, k, v):  # (B, H, T, d_head) scaled by sqrt(H * d_head)
+    return _softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[1] * q.shape[-1])) @ v
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize(
+    ("learner", "name"),
+    [(softmax_over_heads, "softmax_wrong_axis"), (scaled_by_model_width, "scale_by_d_model")],
+)
+def test_multi_head_mistakes_are_named_in_batched_code(
+    learner: Callable[..., np.ndarray], name: str, seed: int
+) -> None:
+    found = Found("learner", "attention", ("q", "k", "v"), 1)
+    grade = Grade(False, "pass", "attention", found.name, [], [])
+    for case in (in_form(c, 4) for c in attention_cases(seed)):
+        with np.errstate(all="ignore"):
+            value = learner(*case.args)
+        grade.cases.append(_judge(case, CallResult("ok", value, None, 0.0), found, None))
+    assert conclude(grade).diagnosis == [name]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from attention_ref.calling import CallPlan
 from attention_ref.discovery import SubmissionError, find_function
 
 
@@ -184,6 +186,17 @@ def test_a_file_the_parser_refuses_says_why_in_words(
         ("attention = partial(_impl, scale=None)", "attention", ("q", "k", "v")),
         ("attention = functools.partial(_impl, scale=None)", "attention", ("q", "k", "v")),
         ("attention = njit(cache=True)(_impl)", "attention", ("q", "k", "v", "scale")),
+        ("attention = jax.jit(partial(_impl, scale=2.0))", "attention", ("q", "k", "v")),
+        (
+            "attention = np.vectorize(_impl, signature=SIGNATURE)",
+            "attention",
+            ("q", "k", "v", "scale"),
+        ),
+        (
+            "attention = jax.vmap(_impl, in_axes=(0, None, None))",
+            "attention",
+            ("q", "k", "v", "scale"),
+        ),
         ("attn = Layer(dropout=0.1)", "attn.forward", ("q", "k", "v", "mask")),
         ("attn = Base(0.1)", "attn", ("q", "k", "v")),
         ("attention = make(scale=2.0)", "attention", ("query", "key", "value", "mask")),
@@ -216,7 +229,109 @@ def test_a_value_computed_from_a_function_is_not_a_function(tmp_path: Path) -> N
     assert raised.value.verdict == "not_found"
 
 
-def test_a_required_padding_mask_makes_the_function_uncallable(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("parameter", "role"),
+    [("padding_mask", "padding"), ("key_mask", "padding"), ("attn_bias", "bias")],
+)
+def test_a_required_padding_mask_or_bias_is_filled_not_refused(
+    tmp_path: Path, parameter: str, role: str
+) -> None:
+    # A mask over keys is not a causal mask, and a bias is not a mask: the grader gives one
+    # that masks nothing, or zeros, so the function can be called.
+    found = find_function(write(tmp_path, f"def attention(q, k, v, {parameter}):\n    pass\n"))
+    assert found.roles == {parameter: role} and parameter in found.required
+    assert not found.takes_mask
+
+
+@pytest.mark.parametrize("parameter", ["key_mask", "attn_bias", "use_bias"])
+def test_an_optional_padding_mask_or_bias_keeps_its_default(tmp_path: Path, parameter: str) -> None:
+    source = f"def attention(q, k, v, {parameter}=None):\n    pass\n"
+    assert find_function(write(tmp_path, source)).roles == {}
+
+
+def test_a_required_switch_named_for_a_bias_still_makes_the_function_uncallable(
+    tmp_path: Path,
+) -> None:
     with pytest.raises(SubmissionError) as raised:
-        find_function(write(tmp_path, "def attention(q, k, v, padding_mask):\n    pass\n"))
+        find_function(write(tmp_path, "def attention(q, k, v, use_bias):\n    pass\n"))
     assert raised.value.verdict == "not_found"
+
+
+DATACLASS_CALL = "    def __call__(self, q, k, v):\n        pass\n"
+
+
+@pytest.mark.parametrize(
+    ("fields", "constructible"),
+    [
+        ("    head_dim: int\n", False),
+        ("    head_dim: int = field()\n", False),
+        ("    head_dim: int = 0\n    extra: dict = field(default_factory=dict)\n", True),
+        ("    cache: dict = field(init=False)\n    LIMIT: ClassVar[int]\n", True),
+    ],
+)
+def test_a_dataclass_needs_arguments_when_a_field_has_no_default(
+    tmp_path: Path, fields: str, constructible: bool
+) -> None:
+    source = (
+        "from dataclasses import dataclass, field\nfrom typing import ClassVar\n\n"
+        f"@dataclass\nclass Attention:\n{fields}{DATACLASS_CALL}"
+    )
+    if constructible:
+        assert find_function(write(tmp_path, source)).name == "Attention.__call__"
+        return
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
+    assert "class Attention needs constructor arguments" in str(raised.value)
+
+
+def test_a_function_defined_under_a_top_level_if_or_try_is_found(tmp_path: Path) -> None:
+    source = (
+        "try:\n    from scipy.special import softmax\nexcept ImportError:\n"
+        "    def softmax(x, axis=-1):\n        pass\n\n"
+        "if HAVE_EINSUM:\n    def attention(q, k, v):\n        pass\n"
+        "else:\n    def attention(q, k, v, mask=None):\n        pass\n"
+    )
+    found = find_function(write(tmp_path, source))
+    assert (found.name, found.parameters) == ("attention", ("q", "k", "v", "mask"))
+
+
+def test_a_function_defined_only_under_the_main_guard_is_not(tmp_path: Path) -> None:
+    source = 'if __name__ == "__main__":\n    def attention(q, k, v):\n        pass\n'
+    with pytest.raises(SubmissionError) as raised:
+        find_function(write(tmp_path, source))
+    assert raised.value.verdict == "not_found"
+
+
+def test_dropout_or_training_on_by_default_is_turned_off_and_nothing_else(tmp_path: Path) -> None:
+    # Evaluated as a careful grader evaluates a layer: dropout off, not in training mode; a
+    # dropout layer object (default None) and switches already off keep their defaults.
+    source = (
+        "def attention(q, k, v, dropout_p=0.1, training=True, dropout=None, verbose=False):\n"
+        "    pass\n"
+    )
+    found = find_function(write(tmp_path, source))
+    assert found.on_by_default == {"dropout_p", "training"}
+    args = (np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 2)))
+    assert CallPlan(found).keywords(args, causal=False) == {"dropout_p": 0.0, "training": False}
+
+
+@pytest.mark.parametrize("interface_first", [True, False])
+def test_an_interface_is_not_the_implementation(tmp_path: Path, interface_first: bool) -> None:
+    # An abstract class cannot be made, and a method that only raises NotImplementedError is
+    # a stub: the class that implements it is checked, wherever it stands in the file.
+    interface = (
+        "class Base(ABC):\n    @abstractmethod\n    def forward(self, q, k, v):\n        ...\n\n"
+        "class Stub:\n    def forward(self, q, k, v):\n"
+        '        """To be written."""\n        raise NotImplementedError\n\n'
+    )
+    implementation = "class Impl(Base):\n    def forward(self, q, k, v):\n        return q\n\n"
+    body = interface + implementation if interface_first else implementation + interface
+    protocol = "class Attends(Protocol):\n    def forward(self, q, k, v): ...\n\n"
+    source = "from abc import ABC, abstractmethod\n\n" + body + protocol
+    assert find_function(write(tmp_path, source)).name == "Impl.forward"
+
+
+def test_a_stub_alone_is_still_the_function_checked(tmp_path: Path) -> None:
+    source = "def attention(Q, K, V):\n    raise NotImplementedError\n"
+    assert find_function(write(tmp_path, source)).name == "attention"

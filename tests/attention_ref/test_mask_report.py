@@ -79,6 +79,7 @@ def test_mask_after_softmax_is_reported_under_its_keep_convention(seed: int) -> 
     assert "nan/inf" not in report.message  # finite under its own convention
     assert "with the mask given as boolean keep" in report.message
     assert any("after the softmax" in note for note in report.notes)
+    assert report.diagnosis == ["mask_after_softmax"]  # the causal exercise's name for it
     assert report.max_error is not None
 
 
@@ -149,3 +150,62 @@ def test_a_batch_note_says_what_the_2d_code_gives_on_a_batch() -> None:
     assert len(grade.notes) == 1
     assert " it gives wrong values (max error " in grade.notes[0]
     assert grade.notes[0].endswith("(not counted)")
+
+
+def padded_keys_torch_style(Q, K, V, key_padding_mask):  # True = a padded key
+    s = np.where(key_padding_mask[None, :], -np.inf, _scores(Q, K))
+    return _softmax(s) @ V
+
+
+def padded_keys_keep_style(Q, K, V, key_mask):  # True = a real key
+    return _softmax(np.where(key_mask[None, :], _scores(Q, K), -1e10)) @ V
+
+
+@pytest.mark.parametrize(
+    ("learner", "parameter", "learned"),
+    [
+        (padded_keys_torch_style, "key_padding_mask", "all False: True = padding"),
+        (padded_keys_keep_style, "key_mask", "boolean keep (all True)"),
+    ],
+)
+def test_a_required_padding_mask_masks_nothing_in_the_codes_convention(
+    learner: Callable[..., Any], parameter: str, learned: str
+) -> None:
+    found = Found(
+        "learner",
+        "attention",
+        ("Q", "K", "V", parameter),
+        1,
+        roles={parameter: "padding"},
+        required=frozenset({"Q", "K", "V", parameter}),
+    )
+    plan = CallPlan(found)
+    for case in attention_cases(1)[:4]:
+        report = _run_case(InProcess(learner), case, plan)  # type: ignore[arg-type]
+        assert report.passed, report.message
+    assert learned in plan.padding and learned in plan.describe()
+
+
+def biased(Q, K, V, attn_bias):
+    return _softmax(_scores(Q, K) + attn_bias) @ V
+
+
+def test_a_required_bias_is_given_zeros() -> None:
+    roles, required = {"attn_bias": "bias"}, frozenset({"attn_bias"})
+    found = Found("learner", "attention", ("Q", "K", "V", "attn_bias"), 1, "", roles, required)
+    case = attention_cases(2)[2]
+    report = _run_case(InProcess(biased), case, CallPlan(found))  # type: ignore[arg-type]
+    assert report.passed, report.message
+
+
+def mask_zeroes_scores(Q, K, V, mask=None):  # mask: True = attend; blocked scores set to 0
+    s = _scores(Q, K)
+    return _softmax(np.where(mask, s, 0.0) if mask is not None else s) @ V
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_blocked_scores_set_to_zero_are_reported_under_the_keep_convention(seed: int) -> None:
+    report = causal_report(mask_zeroes_scores, seed)
+    assert not report.passed and report.diagnosis == []
+    assert "with the mask given as boolean keep" in report.message
+    assert any("instead of -inf" in note for note in report.notes)

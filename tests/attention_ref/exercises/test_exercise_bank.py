@@ -49,3 +49,15 @@ def test_cases_are_drawn_afresh_for_every_seed(battery: str) -> None:
         )
     ]
     assert differ == [c.name for c in first]
+
+
+@pytest.mark.parametrize("battery", sorted(BATTERIES))
+def test_the_last_case_repeats_the_first_sizes_with_new_values(battery: str) -> None:
+    # A function that remembers its output by the inputs' shapes passes every case of new
+    # sizes; the repeat, called after the first case, catches it.
+    cases = cases_for(battery, 7)
+    first, again = cases[0], cases[-1]
+    assert again.name == f"{first.name}-new-values"
+    arrays = [(a, b) for a, b in zip(first.args, again.args, strict=True) if hasattr(a, "shape")]
+    assert arrays and all(a.shape == b.shape and not (a == b).all() for a, b in arrays)
+    assert not all((x == y).all() for x, y in zip(first.expected, again.expected, strict=True))

@@ -110,6 +110,18 @@ def test_a_file_without_the_function_is_not_found(tmp_path: Path) -> None:
     assert "softmax" in grade.message
 
 
+def test_a_function_defined_in_a_top_level_try_is_the_files() -> None:
+    from attention_ref.exercises.grader import _unreadable
+
+    fallback = "try:\n    from scipy.special import softmax\nexcept ImportError:\n"
+    assert _unreadable(fallback + "    def softmax(x, axis=-1):\n        pass\n", "softmax") is None
+    guarded = 'if __name__ == "__main__":\n    def softmax(x, axis=-1):\n        pass\n'
+    assert _unreadable(guarded, "softmax") == (
+        "not_found",
+        "the file defines no function named softmax",
+    )
+
+
 def test_a_syntax_error_is_reported_with_its_line_before_anything_runs(tmp_path: Path) -> None:
     path = write(tmp_path, "x.py", "import numpy as np\n\ndef softmax(x, axis=-1):\n    return (\n")
     grade = grade_exercise(path, "stable-softmax", "softmax")

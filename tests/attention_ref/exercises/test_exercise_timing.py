@@ -17,6 +17,7 @@ import pytest
 
 import attention_ref.exercises.solutions as solutions
 import attention_ref.exercises.timing as exercise_timing
+from attention_ref.exercises.batteries import TRUTHS
 from attention_ref.sandbox import CallResult
 from attention_ref.timing import StopLadder
 from engine.cards.exercise import ExerciseItem
@@ -55,14 +56,7 @@ def {function}(*args, **kwargs):
     return _KEPT[key]
 """
 
-SOLUTIONS = {
-    "stable-softmax": solutions.softmax,
-    "attention": solutions.attention,
-    "causal-attention": solutions.causal_attention,
-    "multi-head-attention": solutions.multi_head_attention,
-    "attention-backward": solutions.attention_backward,
-    "tiled-attention": solutions.tiled_attention,
-}
+SOLUTIONS = TRUTHS
 # The kernel is timed beside attention and causal attention: those need it compiled.
 KERNEL_TIMED = set(exercise_timing.KERNEL_CALLS)
 EXERCISES = sorted(exercise_timing.INPUTS)
