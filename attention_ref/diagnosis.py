@@ -13,7 +13,6 @@ from attention_ref.pitfalls import (
     ATTENTION_PITFALLS,
     ATTENTION_VARIANTS,
     CAUSAL_PITFALLS,
-    MASK_NAMED,
     MASK_NOTED,
     NOTED_PITFALLS,
     SOFTMAX_NOTED,
@@ -30,8 +29,6 @@ EXPLANATIONS: dict[str, str] = {
     "np.swapaxes(K, -1, -2) or K.T)",
     "scale_by_d": "the scores are divided by d_k instead of √d_k: that shrinks them too much "
     "and flattens the weights; divide by np.sqrt(d_k)",
-    "scale_by_d_model": "the scores of each head are divided by √d_model (heads × d_head) "
-    "instead of √d_head: a head's dot products have d_head terms, so divide by √d_head",
     "no_scale": "the 1/√d_k factor is missing: the scores then have variance d_k and the "
     "softmax saturates; divide Q @ K.T by np.sqrt(d_k)",
     "softmax_wrong_axis": "the softmax normalises down the columns (axis 0 or -2: over the "
@@ -50,9 +47,6 @@ EXPLANATIONS: dict[str, str] = {
     "below it underflows to 0 / 0; subtract each row's own max (axis=-1, keepdims=True)",
     "causal_off_by_one": "the causal mask is off by one: query i must see keys 0..i, itself "
     "included, and nothing after it (np.triu(..., k=1) marks the future)",
-    "mask_after_softmax": "the mask is applied to the weights after the softmax: the blocked "
-    "weights are zeroed but each row no longer sums to 1; add the mask to the scores before the "
-    "softmax",
 }
 
 
@@ -133,16 +127,16 @@ def _degenerate_rows(given: Array) -> Array:
         return ~np.isfinite(given).all(axis=-1) | (given == 0).all(axis=-1)
 
 
-def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> tuple[list[str], list[str]]:
+def mask_mistakes(case: Case, given: Array, mask: Any, style: str) -> list[str]:
     """How the code applied the mask it was given (`mask` as passed, in a convention of
-    `style`), for a masked case no convention gets right: the diagnosis names and the notes
-    whose computation, with the mask as given, is the submission's output."""
-    notes = [
+    `style`), for a masked case no convention gets right: the notes whose computation, with the
+    mask as given, is the submission's output. Plain `submit` names only the SPEC's mistakes, so
+    these are notes (the causal exercise names its own `mask_after_softmax`)."""
+    return [
         note
         for note, (styles, way) in MASK_NOTED.items()
         if style in styles and _matches((way,), (*case.args, mask), case, given)
     ]
-    return [MASK_NAMED[note] for note in notes if note in MASK_NAMED], notes
 
 
 def ruled_out_pitfalls(

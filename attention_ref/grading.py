@@ -310,9 +310,7 @@ def _closest(case: Case, tried: list[tuple[tuple[str, Any] | None, CaseReport, A
         if style is not None:
             given = np.asarray(value)
             if np.issubdtype(given.dtype, np.number) and given.shape == case.expected.shape:
-                names, notes = mask_mistakes(case, given, mask[1], style)
-                report.diagnosis += names
-                for note in notes:
+                for note in mask_mistakes(case, given, mask[1], style):
                     report.notes.append(note)
                     report.message += f"; this {note}"
 

@@ -218,9 +218,6 @@ ATTENTION_PITFALLS: dict[str, Callable[..., Array]] = {
     "unstable_softmax": unstable_softmax,
     "global_max": _attention_with(_scores, global_max_softmax),
     "softmax_whole_array": _attention_with(_scores, whole_array_softmax),
-    # Multi-head code in (B, H, T, d_head) that scales by the model's width, as the multi-head
-    # exercise names it.
-    "scale_by_d_model": _attention_with(_scores_by_d_model, _rows),
 }
 
 # Other ways of writing the same named mistake.
@@ -270,7 +267,15 @@ CAUSAL_PITFALLS: dict[str, tuple[Callable[..., Array], ...]] = {
 }
 
 # Mistakes without a SPEC name: reported as a note on the case.
+SCALE_BY_D_MODEL_NOTE = (
+    "divides each head's scores by √d_model (heads × d_head) instead of √d_head: a head's dot "
+    "products have d_head terms, so divide by √d_head"
+)
+
 NOTED_PITFALLS: dict[str, Callable[..., Array]] = {
+    # Multi-head code in (B, H, T, d_head) scaling by the model's width: the multi-head exercise
+    # names it `scale_by_d_model`; plain `submit` names only the SPEC's mistakes, so a note.
+    SCALE_BY_D_MODEL_NOTE: _attention_with(_scores_by_d_model, _rows),
     "subtracts x.max(axis=-1) without keepdims=True, so on a square array each column loses "
     "another row's max; write x.max(axis=-1, keepdims=True)": _attention_with(
         _scores, keepdims_missing_softmax
@@ -358,6 +363,3 @@ MASK_NOTED: dict[str, tuple[frozenset[str], Callable[..., Array]]] = {
     "subtracts the additive mask instead of adding it, so the blocked keys get the most weight "
     "instead of none; add the mask to the scores": (frozenset({"additive"}), mask_subtracted),
 }
-
-# The notes above that are also a named mistake: the causal exercise's name for the same mistake.
-MASK_NAMED: dict[str, str] = {MASK_AFTER_SOFTMAX_NOTE: "mask_after_softmax"}
