@@ -454,7 +454,7 @@ def _exp2_span(x: Array, first: int, stop: int, shift: Array, width: int, sums: 
     For jitted code only: Numba types it per dtype (`_exp2_span_typing`), so a float32 caller
     compiles the float32 loops alone and a float64 caller the float64 loop alone (a branch on
     the dtype at run time compiled both for each, 1 s of a cold compile per dtype)."""
-    raise TypeError("_exp2_span runs only inside jitted code: call _exp2_rows or _exp2_row")
+    raise TypeError("_exp2_span runs only inside jitted code: call _exp2_rows")
 
 
 def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> Any:
@@ -490,12 +490,6 @@ overload(_exp2_span, jit_options=_JIT_ONLY)(_exp2_span_typing)  # type: ignore[a
 def _exp2_rows(x: Array, rows: int, shift: Array, width: int, sums: Array) -> None:
     """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for j < rows and c < width."""
     _exp2_span(x, 0, rows, shift, width, sums)
-
-
-@numba.njit(cache=True, nogil=True)
-def _exp2_row(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
-    """_exp2_rows on row j alone (the kernel itself always goes through _exp2_rows)."""
-    _exp2_span(x, j, j + 1, shift, width, sums)
 
 
 @numba.njit(**_JIT_ONLY)

@@ -18,7 +18,6 @@ from attention_ref.kernel import (
     _NARROWEST_TASK,
     _ROWS,
     _TASKS_PER_THREAD,
-    _exp2_row,
     _exp2_rows,
     _fetch_add,
     _product_add,
@@ -33,10 +32,10 @@ from attention_ref.reference import attention
 
 
 def polynomial_exp2(x: np.ndarray) -> np.ndarray:
-    """The kernel's 2^x of every entry of a 1-D array, through its row function."""
+    """The kernel's 2^x of every entry of a 1-D array, as one row (float32: its one-row loop)."""
     tile = x.reshape(1, -1).copy()
     sums = np.zeros(x.size, dtype=x.dtype)
-    _exp2_row(tile, 0, np.zeros(x.size, dtype=x.dtype), x.size, sums)
+    _exp2_rows(tile, 1, np.zeros(x.size, dtype=x.dtype), x.size, sums)
     assert np.array_equal(sums, tile[0])  # the row function also adds each value to its column
     return tile[0]
 
@@ -72,7 +71,8 @@ def test_the_float64_exp2_is_within_a_few_float64_roundings() -> None:
 @pytest.mark.parametrize("rows", [1, 2, 5])
 def test_a_tile_of_rows_gets_each_row_s_exp2_and_the_column_sums(rows: int, dtype: Any) -> None:
     # The kernel's exponentials go through _exp2_rows, which takes float32 rows two at a time
-    # (and a last odd row alone): every row must come out as the one-row function gives it.
+    # (and a last odd row alone): every row must come out as the one-row loop gives it (a span
+    # of one row, passed as a one-row view).
     rng = np.random.default_rng(5)
     width = 37  # not a whole number of vectors: the loops' remainders are used too
     tile = np.zeros((rows + 1, width + 3), dtype=dtype)
@@ -83,7 +83,7 @@ def test_a_tile_of_rows_gets_each_row_s_exp2_and_the_column_sums(rows: int, dtyp
     expected = tile.copy()
     expected_sums = np.full(width + 3, 0.5, dtype=dtype)
     for j in range(rows):
-        _exp2_row(expected, j, shift, width, expected_sums)
+        _exp2_rows(expected[j : j + 1], 1, shift, width, expected_sums)
     sums = np.full(width + 3, 0.5, dtype=dtype)
     _exp2_rows(tile, rows, shift, width, sums)
     assert np.array_equal(tile, expected)  # rows past `rows`, columns past `width` untouched
