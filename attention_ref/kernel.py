@@ -106,26 +106,40 @@ DEFAULT_BLOCK_K = 256
 _LOG2E = 1.4426950408889634
 
 
-def _vector_bytes() -> int:
-    """The widest vector register of the CPU Numba compiles for: 64 (AVX-512), 32 (AVX2), 16."""
+def _cpu_features() -> set[str]:
+    """The features ("+avx2", ...) of the CPU Numba compiles for."""
     from llvmlite import binding as llvm
     from numba.core import config
 
     named_features: str | None = getattr(config, "CPU_FEATURES", None)
     if named_features is not None:
-        features = set(named_features.split(","))
-    elif getattr(config, "CPU_NAME", None) is not None:
-        features = set()  # a named CPU without a feature list: assume only SSE2
-    else:
-        features = {f"+{name}" for name, on in llvm.get_host_cpu_features().items() if on}
+        return set(named_features.split(","))
+    if getattr(config, "CPU_NAME", None) is not None:
+        return set()  # a named CPU without a feature list: assume only SSE2
+    return {f"+{name}" for name, on in llvm.get_host_cpu_features().items() if on}
+
+
+def _vector_bytes() -> int:
+    """The widest vector register of the CPU Numba compiles for: 64 (AVX-512), 32 (AVX2), 16."""
+    features = _cpu_features()
     if "+avx512f" in features:
         return 64
     return 32 if "+avx2" in features or "+avx" in features else 16
 
 
+def _exp2_table() -> int:
+    """Entries of the float32 2^x table: one per lane of the widest vector that a permute can
+    index (16: AVX-512's vpermps on zmm, 8: AVX2's on ymm), else 1 (no table)."""
+    features = _cpu_features()
+    if "+avx512f" in features:
+        return 16
+    return 8 if "+avx2" in features else 1
+
+
 # The micro-kernel's block: _ROWS rows × _VECTORS vectors of the result held in registers
 # (6 × 4 = 24 of AVX-512's 32 registers; 6 × 2 = 12 of AVX2's 16, the rest for operands).
 _VECTOR_BYTES = _vector_bytes()
+_EXP2_TABLE = _exp2_table()
 _ROWS = 6
 _VECTORS = 4 if _VECTOR_BYTES == 64 else 2
 _COLUMNS_32 = _VECTORS * _VECTOR_BYTES // 4  # result columns per block, float32
@@ -360,66 +374,207 @@ _same_bits: Any = intrinsic(_same_bits_typing)
 # give 0 without a compare and select. Just above the floor the sum dips below the normal range
 # and gives a value under 2^-125 (2^-1021) instead of 2^x: a weight that small against the row's
 # largest, 1, is lost in rounding anyway.
-# Rounding: float32 uses np.rint (one vroundps) and converts k with one vcvtps2dq, which AVX2 and
-# AVX-512 both have: one dependent step fewer than adding and subtracting 1.5·2^23, 5-10% more
-# 2^x per second with AVX2, 3% with AVX-512, the same bits (both round half to even). float64
-# keeps the magic number (adding 1.5·2^52 leaves k in the low mantissa bits): AVX2 has no packed
-# float64 -> int64 conversion, and without one LLVM converts lane by lane.
-_F32 = np.float32
-_FLOOR_F32 = _F32(-127.0)
-# Least squares at 2000 Chebyshev nodes of [-1/2, 1/2], relative error 1.9e-9 (then rounded).
-_POLY_F32 = tuple(
-    _F32(c)
-    for c in (
-        1.0, 0.6931471824645996, 0.24022646248340607, 0.05550329014658928,
-        0.009618519805371761, 0.0013399859890341759, 0.00015337577497120947,
-    )
-)  # fmt: skip
+# float64 (below) rounds with a magic number (adding 1.5·2^52 leaves k in the low mantissa bits):
+# AVX2 has no packed float64 -> int64 conversion, and without one LLVM converts lane by lane.
+# float32 goes further: a table of 2^(i/N) for N = the lanes of a vector (16 with AVX-512, 8 with
+# AVX2), looked up in a register by one variable permute (vpermps), leaves f in [-1/2N, 1/2N],
+# where a degree-3 polynomial does what degree 6 did on [-1/2, 1/2]: 4 multiply-adds per vector
+# instead of 7 (see `_emit_exp2_strip`).
+_FLOOR_F32 = -127.0
+# q(f) with 2^f = 1 + f·q(f), per table size: least squares at 4000 Chebyshev nodes of
+# [-1/2N, 1/2N] weighted for the relative error of 2^f, then rounded to float32; largest
+# relative error of 1 + f·q(f) in float64: 1.6e-9 (N = 16), 2.6e-8 (N = 8), 1.6e-8 (N = 1).
+_Q_F32 = {
+    16: (0.6931471824645996, 0.24023433029651642, 0.05550031363964081),
+    8: (0.6931472420692444, 0.24025781452655792, 0.05548893287777901),
+    1: (
+        0.6931471824645996, 0.24022647738456726, 0.05550329014658928, 0.009618373587727547,
+        0.0013399848248809576, 0.00015370704932138324,
+    ),
+}  # fmt: skip
+# The variable permute a table of N float32 entries needs, by N (none for N = 1).
+_PERMUTES = {16: "llvm.x86.avx512.permvar.sf.512", 8: "llvm.x86.avx2.permps"}
 _ROUND_F64 = 1.5 * 2.0**52
 _FLOOR_F64 = -1023.0
 _POLY_F64 = tuple(math.log(2.0) ** n / math.factorial(n) for n in range(14))  # Taylor, 2e-16
 
 
-@numba.njit(cache=True, nogil=True, fastmath={"contract"}, inline="always")
-def _exp2_f32(x: Any) -> Any:
-    """2^x in float32 (see above). The polynomial in Estrin's form: three dependent steps
-    instead of Horner's six, so more of the loop's work is in flight at once. Inlined into
-    its callers, whose own fastmath={"contract"} turns the multiply-adds into FMAs."""
-    c0, c1, c2, c3, c4, c5, c6 = _POLY_F32
-    y = max(x, _FLOOR_F32)
-    k = np.rint(y)
-    f = y - k
-    f2 = f * f
-    p = (c6 * f2 + (c5 * f + c4)) * f2 + (c3 * f + c2)
-    p = p * f2 + (c1 * f + c0)
-    return _same_bits(np.int32(_same_bits(p) + (np.int32(k) << 23)))
+def _emit_exp2_strip(
+    builder: Any,
+    x_ptr: Any,
+    first: Any,
+    stop: Any,
+    row: Any,
+    shift_ptr: Any,
+    width: Any,
+    sums_ptr: Any,
+    lanes: int,
+    table: int,
+) -> None:
+    """The LLVM IR of x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for first <= j < stop
+    and c < width, in float32 vectors of `lanes`: strip by strip of `lanes` columns, each strip
+    down all its rows with shift[c] and the column sums held in registers (the last strip
+    masked when width is not a whole number of vectors). x[j, c] is x_ptr[j·row + c].
+
+    Per vector: y = max(x - shift, -127); s = y + 1.5·2^(23-b) (N = `table` = 2^b entries)
+    rounds y to n/N in the low bits of s, so f = y - (s - 1.5·2^(23-b)) is in [-1/2N, 1/2N];
+    the low b bits of s pick 2^((n mod N)/N) from the table (a permute of one register), and s
+    shifted left by 23 - b puts n // N in the exponent bits (and n mod N just below them, which
+    each table entry has subtracted beforehand, so one integer add gives 2^(n/N)'s bits).
+    Then 2^y = scale + scale·(f·q(f)): the last multiply-add rounds once, near the result.
+    """
+    i64, i32 = ir.IntType(64), ir.IntType(32)
+    vec = ir.VectorType(ir.FloatType(), lanes)
+    ints = ir.VectorType(i32, lanes)
+    bools = ir.VectorType(ir.IntType(1), lanes)
+    module = builder.module
+    fma = cgutils.get_or_insert_function(
+        module, ir.FunctionType(vec, [vec, vec, vec]), f"llvm.fmuladd.v{lanes}f32"
+    )
+    load_masked = cgutils.get_or_insert_function(
+        module,
+        ir.FunctionType(vec, [vec.as_pointer(), i32, bools, vec]),
+        f"llvm.masked.load.v{lanes}f32.p0v{lanes}f32",
+    )
+    store_masked = cgutils.get_or_insert_function(
+        module,
+        ir.FunctionType(ir.VoidType(), [vec, vec.as_pointer(), i32, bools]),
+        f"llvm.masked.store.v{lanes}f32.p0v{lanes}f32",
+    )
+    bits = table.bit_length() - 1
+
+    def splat(value: float | int, kind: Any = vec) -> Any:
+        return ir.Constant(kind, [value] * lanes)
+
+    magic = splat(1.5 * 2.0 ** (23 - bits))
+    floor = splat(_FLOOR_F32)
+    q = _Q_F32[table]
+    entries = [
+        int(np.float32(2.0 ** (i / table)).view(np.int32)) - (i << (23 - bits))
+        for i in range(table)
+    ]
+    if table > 1:
+        permute = cgutils.get_or_insert_function(
+            module, ir.FunctionType(vec, [vec, ints]), _PERMUTES[table]
+        )
+        table_vector = builder.bitcast(ir.Constant(ir.VectorType(i32, table), entries), vec)
+
+    def exp2(x: Any, shift: Any) -> Any:
+        y = builder.fsub(x, shift)
+        y = builder.select(builder.fcmp_ordered(">", floor, y), floor, y)  # NaN stays NaN
+        s = builder.fadd(y, magic)
+        f = builder.fsub(y, builder.fsub(s, magic))
+        s_bits = builder.bitcast(s, ints)
+        high = builder.shl(s_bits, splat(23 - bits, ints))
+        if table > 1:
+            low = builder.bitcast(builder.call(permute, [table_vector, s_bits]), ints)
+        else:
+            low = splat(entries[0], ints)
+        scale = builder.bitcast(builder.add(low, high), vec)
+        poly = splat(q[-1])
+        for c in reversed(q[:-1]):
+            poly = builder.call(fma, [poly, f, splat(c)])
+        return builder.call(fma, [scale, builder.fmul(poly, f), scale])
+
+    def vector_at(base: Any, offset: Any) -> Any:
+        return builder.bitcast(builder.gep(base, [offset]), vec.as_pointer())
+
+    def strip(c: Any, mask: Any) -> None:
+        """Columns c .. c + lanes - 1 (those of `mask` only, when given) down every row."""
+        align = ir.Constant(i32, 4)
+
+        def load(pointer: Any) -> Any:
+            if mask is None:
+                return builder.load(pointer, align=4)
+            return builder.call(load_masked, [pointer, align, mask, ir.Constant(vec, None)])
+
+        def store(value: Any, pointer: Any) -> None:
+            if mask is None:
+                builder.store(value, pointer, align=4)
+            else:
+                builder.call(store_masked, [value, pointer, align, mask])
+
+        shift = load(vector_at(shift_ptr, c))
+        start = load(vector_at(sums_ptr, c))
+        entry = builder.block
+        loop = builder.append_basic_block("exp2_strip.rows")
+        done = builder.append_basic_block("exp2_strip.done")
+        builder.cbranch(builder.icmp_signed("<", first, stop), loop, done)
+        builder.position_at_end(loop)
+        j = builder.phi(i64)
+        j.add_incoming(first, entry)
+        total = builder.phi(vec)
+        total.add_incoming(start, entry)
+        pointer = vector_at(x_ptr, builder.add(builder.mul(j, row), c))
+        value = exp2(load(pointer), shift)
+        store(value, pointer)
+        added = builder.fadd(total, value)
+        j_next = builder.add(j, ir.Constant(i64, 1))
+        j.add_incoming(j_next, loop)
+        total.add_incoming(added, loop)
+        builder.cbranch(builder.icmp_signed("<", j_next, stop), loop, done)
+        builder.position_at_end(done)
+        result = builder.phi(vec)
+        result.add_incoming(start, entry)
+        result.add_incoming(added, loop)
+        store(result, vector_at(sums_ptr, c))
+
+    step = ir.Constant(i64, lanes)
+    whole = builder.sub(width, builder.srem(width, step))
+    with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole, step) as (c, _):
+        strip(c, None)
+    with builder.if_then(builder.icmp_signed("<", whole, width)):
+        lane = ir.Constant(ir.VectorType(i64, lanes), list(range(lanes)))
+        left = builder.sub(width, whole)
+        inserted = builder.insert_element(
+            ir.Constant(ir.VectorType(i64, lanes), None), left, ir.Constant(i32, 0)
+        )
+        left_vector = builder.shuffle_vector(
+            inserted, ir.Constant(ir.VectorType(i64, lanes), ir.Undefined), splat(0, ints)
+        )
+        strip(whole, builder.icmp_signed("<", lane, left_vector))
+
+
+def _exp2_strips_f32(table: int) -> Any:
+    """The float32 span of `_exp2_span` as an intrinsic on (x, first, stop, shift, width, sums),
+    with a table of `table` entries (16 or 8 need AVX-512 or AVX2's permute; 1 runs anywhere)."""
+    lanes = table if table > 1 else _VECTOR_BYTES // 4
+
+    def typing(
+        typingctx: Any, x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any
+    ) -> Any:
+        arrays = (x, shift, sums)
+        if not all(isinstance(a, types.Array) and a.dtype == types.float32 for a in arrays):
+            return None
+        if (x.ndim, shift.ndim, sums.ndim) != (2, 1, 1) or x.layout != "C":
+            return None
+
+        def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+            x_array = context.make_array(sig.args[0])(context, builder, args[0])
+            row = builder.sdiv(
+                cgutils.unpack_tuple(builder, x_array.strides, 2)[0], ir.Constant(ir.IntType(64), 4)
+            )
+            first_, stop_, width_ = (
+                context.cast(builder, args[n], sig.args[n], types.int64) for n in (1, 2, 4)
+            )
+            shift_ptr, sums_ptr = (
+                context.make_array(sig.args[n])(context, builder, args[n]).data for n in (3, 5)
+            )
+            _emit_exp2_strip(
+                builder, x_array.data, first_, stop_, row, shift_ptr, width_, sums_ptr, lanes,
+                table,
+            )  # fmt: skip
+            return context.get_dummy_value()
+
+        return types.void(x, first, stop, shift, width, sums), codegen
+
+    return intrinsic(typing)
 
 
 # The options of a function that only jitted code calls: no wrapper callable from Python or C
 # (Numba compiles both for every function otherwise: 0.3 s of a cold compile per dtype), and
 # no cache of its own (the kernel's cached code holds it).
 _JIT_ONLY: dict[str, Any] = {"nogil": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-
-
-@numba.njit(**_JIT_ONLY, fastmath={"contract"})
-def _exp2_row_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
-    """x[j, c] = 2^(x[j, c] - shift[c]) and sums[c] += it, for c < width, in float32 SIMD lanes."""
-    for c in range(width):
-        value = _exp2_f32(_F32(x[j, c] - shift[c]))
-        x[j, c] = value
-        sums[c] += value
-
-
-@numba.njit(**_JIT_ONLY, fastmath={"contract"})
-def _exp2_pair_f32(x: Array, j: int, shift: Array, width: int, sums: Array) -> None:
-    """_exp2_row_f32 on rows j and j + 1 at once: two independent chains per column, one load
-    of shift[c] and one update of sums[c] for both."""
-    for c in range(width):
-        first = _exp2_f32(_F32(x[j, c] - shift[c]))
-        second = _exp2_f32(_F32(x[j + 1, c] - shift[c]))
-        x[j, c] = first
-        x[j + 1, c] = second
-        sums[c] += first + second
 
 
 @numba.njit(**_JIT_ONLY, fastmath={"contract"})
@@ -466,10 +621,7 @@ def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sum
     if x.dtype == types.float32:
 
         def float32_span(x: Any, first: Any, stop: Any, shift: Any, width: Any, sums: Any) -> None:
-            for j in range(first, stop - 1, 2):
-                _exp2_pair_f32(x, j, shift, width, sums)
-            if (stop - first) % 2 == 1:
-                _exp2_row_f32(x, stop - 1, shift, width, sums)
+            _exp2_strips(x, first, stop, shift, width, sums)
 
         return float32_span
     if x.dtype == types.float64:
@@ -481,6 +633,8 @@ def _exp2_span_typing(x: Any, first: Any, stop: Any, shift: Any, width: Any, sum
         return float64_span
     return None
 
+
+_exp2_strips: Any = _exp2_strips_f32(_EXP2_TABLE)
 
 # (numba's stub types jit_options without the wrapper flags, which overload passes on to jit)
 overload(_exp2_span, jit_options=_JIT_ONLY)(_exp2_span_typing)  # type: ignore[arg-type]

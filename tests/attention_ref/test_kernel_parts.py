@@ -6,6 +6,7 @@ that make the kernel fast, so a regression in one shows up by name.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numba
@@ -15,10 +16,12 @@ import pytest
 from attention_ref.kernel import (
     _COLUMNS_32,
     _COLUMNS_64,
+    _EXP2_TABLE,
     _NARROWEST_TASK,
     _ROWS,
     _TASKS_PER_THREAD,
     _exp2_rows,
+    _exp2_strips_f32,
     _fetch_add,
     _product_add,
     _product_set_max,
@@ -36,29 +39,68 @@ def polynomial_exp2(x: np.ndarray) -> np.ndarray:
     tile = x.reshape(1, -1).copy()
     sums = np.zeros(x.size, dtype=x.dtype)
     _exp2_rows(tile, 1, np.zeros(x.size, dtype=x.dtype), x.size, sums)
-    assert np.array_equal(sums, tile[0])  # the row function also adds each value to its column
+    # The row function also adds each value to its column.
+    assert np.array_equal(sums, tile[0], equal_nan=True)
     return tile[0]
 
 
-def test_the_float32_exp2_is_within_float32_rounding_down_to_the_underflow_cut_off() -> None:
+# The float32 2^x with each table size this CPU can run: the kernel's own (16 entries with
+# AVX-512, 8 with AVX2), and the others an AVX2 or older CPU would use (1: no permute at all).
+TABLES = sorted({_EXP2_TABLE, 1} | ({8} if _EXP2_TABLE == 16 else set()))
+
+
+@functools.cache
+def table_row(table: int) -> Any:
+    strips = _exp2_strips_f32(table)
+
+    @numba.njit
+    def row(tile, sums):  # type: ignore[no-untyped-def]
+        strips(tile, 0, 1, np.zeros(tile.shape[1], dtype=np.float32), tile.shape[1], sums)
+
+    return row
+
+
+def table_exp2(x: np.ndarray, table: int) -> np.ndarray:
+    if table == _EXP2_TABLE:
+        return polynomial_exp2(x)
+    tile = x.reshape(1, -1).copy()
+    sums = np.zeros(x.size, dtype=np.float32)
+    table_row(table)(tile, sums)
+    assert np.array_equal(sums, tile[0], equal_nan=True)
+    return tile[0]
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_the_float32_exp2_is_within_float32_rounding_down_to_the_underflow_cut_off(
+    table: int,
+) -> None:
     # 2^-125 (exp(-86.6)) is the smallest value the kernel keeps exactly in float32.
     x = np.linspace(-125.0, 0.0, 400_001, dtype=np.float32)
     exact = np.exp2(x.astype(np.float64))
-    relative = np.abs(polynomial_exp2(x) / exact - 1.0)
+    relative = np.abs(table_exp2(x, table) / exact - 1.0)
     # float32 rounding alone is 6e-8; two roundings plus the polynomial's own error stay < 2e-7.
     assert relative.max() < 2e-7
-    assert polynomial_exp2(np.zeros(3, dtype=np.float32))[0] == 1.0
+    assert table_exp2(np.zeros(3, dtype=np.float32), table)[0] == 1.0
+    # Masked (-inf) and vanishing scores give exactly 0; NaN stays NaN.
+    edges = table_exp2(np.array([-np.inf, -1e4, -150.0, np.nan], dtype=np.float32), table)
+    assert np.array_equal(edges[:3], np.zeros(3)) and np.isnan(edges[3])
 
 
-def test_the_float32_exp2_rounds_halfway_scores_either_way_within_float32_rounding() -> None:
-    # x = n + 1/2 is where round-to-nearest hands k and f = x - k over to the next integer: the
-    # polynomial must hold at f = +1/2 and -1/2 alike, and just either side of each half.
-    halves = np.arange(-124.0, 1.0, dtype=np.float32) - np.float32(0.5)  # -124.5 ... -0.5
+@pytest.mark.parametrize("table", TABLES)
+def test_the_float32_exp2_rounds_halfway_scores_either_way_within_float32_rounding(
+    table: int,
+) -> None:
+    # x = n/N + 1/2N (N table entries) is where round-to-nearest hands the table index and
+    # f = x - n/N over to the next one: the polynomial must hold at both ends of its interval,
+    # and just either side of each.
+    halves = np.arange(-124.0 * table, 1.0, dtype=np.float32) / np.float32(table) - np.float32(
+        0.5 / table
+    )
     x = np.concatenate(
         [halves, np.nextafter(halves, np.float32(0.0)), np.nextafter(halves, np.float32(-200.0))]
     )
     exact = np.exp2(x.astype(np.float64))
-    assert np.abs(polynomial_exp2(x) / exact - 1.0).max() < 2e-7
+    assert np.abs(table_exp2(x, table) / exact - 1.0).max() < 2e-7
 
 
 def test_the_float64_exp2_is_within_a_few_float64_roundings() -> None:
