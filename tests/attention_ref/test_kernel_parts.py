@@ -21,7 +21,7 @@ from attention_ref.kernel import (
     _ROWS,
     _TASKS_PER_THREAD,
     _exp2_rows,
-    _exp2_strips_f32,
+    _exp2_span_with,
     _fetch_add,
     _product_add,
     _product_set_max,
@@ -51,11 +51,11 @@ TABLES = sorted({_EXP2_TABLE, 1} | ({8} if _EXP2_TABLE == 16 else set()))
 
 @functools.cache
 def table_row(table: int) -> Any:
-    strips = _exp2_strips_f32(table)
+    span = _exp2_span_with(table)
 
     @numba.njit
     def row(tile, sums):  # type: ignore[no-untyped-def]
-        strips(tile, 0, 1, np.zeros(tile.shape[1], dtype=np.float32), tile.shape[1], sums)
+        span(tile, 0, 1, np.zeros(tile.shape[1], dtype=np.float32), 0, tile.shape[1], sums)
 
     return row
 
@@ -147,7 +147,9 @@ def test_the_exp2_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> 
 def set_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
     # No row counts toward a maximum (rows = 0): the kernel's plain C = A B.
     m = np.empty(c.shape[1], dtype=c.dtype)
-    _product_set_max(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, 0, 0)
+    _product_set_max(
+        a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, 0, 0, c, 0, 0, 0, m, 0, m, 0
+    )
 
 
 @numba.njit
@@ -194,7 +196,10 @@ def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
 
 @numba.njit
 def set_product_max(a, b, c, c0, c_row, m, m0, rows):  # type: ignore[no-untyped-def]
-    _product_set_max(a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows)
+    _product_set_max(
+        a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows,
+        c, 0, 0, 0, m, 0, m, 0,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -221,6 +226,50 @@ def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_row
         expected[1 : 1 + nr] = np.maximum(before[1 : 1 + nr], c[:rows, 1 : 1 + nr].max(axis=0))
     assert np.array_equal(m, expected)
     assert m[7] == 1e9
+
+
+@numba.njit
+def product_with_exp2(a, b, c, e, e0, e_row, e_rows, shift, sums, depth):  # type: ignore[no-untyped-def]
+    m = np.empty(c.shape[1], dtype=c.dtype)
+    _product_set_max(
+        a, 0, a.shape[1], 1, b, 0, b.shape[1], c, 0, c.shape[1], depth, m, 0, 0,
+        e, e0, e_row, e_rows, shift, 1, sums, 1,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("e_rows", "depth"), [(0, 64), (4, 7), (_ROWS, 64)])
+def test_the_block_product_takes_another_block_s_exponentials_as_exp2_rows_would(
+    dtype: Any, e_rows: int, depth: int
+) -> None:
+    """The kernel takes a panel's exponentials inside the next panel's block products: the
+    block E (rows < e_rows only) must come out as _exp2_rows gives it, its column sums too,
+    whether the product's loop is longer than the block (64) or shorter (7), and the product
+    must stay C = A B."""
+    rng = np.random.default_rng(e_rows + depth)
+    nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
+    a = rng.standard_normal((_ROWS, depth)).astype(dtype)
+    b = rng.standard_normal((depth, nr)).astype(dtype)
+    c = np.zeros((_ROWS, nr), dtype=dtype)
+    scores = rng.uniform(-30.0, 0.0, (_ROWS + 2, nr + 5)).astype(dtype)
+    scores[1, 3] = -np.inf
+    shift = rng.uniform(-2.0, 2.0, nr + 2).astype(dtype)
+    sums = np.full(nr + 2, 0.5, dtype=dtype)
+    expected, expected_sums = scores.copy(), sums.copy()
+    block = expected[1 : 1 + e_rows, 2 : 2 + nr]
+    if e_rows:
+        inner_sums = expected_sums[1 : 1 + nr].copy()
+        inner = np.ascontiguousarray(block)
+        _exp2_rows(inner, e_rows, shift[1 : 1 + nr].copy(), nr, inner_sums)
+        block[:] = inner
+        expected_sums[1 : 1 + nr] = inner_sums
+    product_with_exp2(
+        a, b, c, scores, 1 * scores.shape[1] + 2, scores.shape[1], e_rows, shift, sums, depth
+    )
+    assert np.array_equal(scores, expected)  # and nothing outside the block's rows < e_rows
+    assert np.array_equal(sums, expected_sums)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(c, a @ b, rtol=rtol, atol=rtol * (depth + 1))
 
 
 @numba.njit(nogil=True)
