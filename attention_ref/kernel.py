@@ -144,6 +144,11 @@ _ROWS = 6
 _VECTORS = 4 if _VECTOR_BYTES == 64 else 2
 _COLUMNS_32 = _VECTORS * _VECTOR_BYTES // 4  # result columns per block, float32
 _COLUMNS_64 = _VECTORS * _VECTOR_BYTES // 8
+# A panel's exponentials inside the next panel's S^T block products (see _emit_block_product):
+# with AVX-512 only, whose 32 registers hold the block's 24 sums and the exponential's values;
+# with AVX2's 16 the block's 12 sums spill, and a call took 5% longer than with the
+# exponentials in a pass of their own (T = 2048, one thread).
+_EXP_IN_PRODUCTS = _VECTOR_BYTES == 64
 # P·V in runs of this many keys (each run through every block of queries before the next): a
 # run of V rows (16 KiB in float32) and of S^T rows stays in L1 for all the block products that
 # read it. With AVX2 a block covers 16 of V's 64 columns, so each run of S^T is read 4 times;
@@ -306,7 +311,7 @@ def _emit_block_product(
     exp_vectors = ir.Constant(i64, _ROWS * _VECTORS)
     start = none
     sums = zeros
-    if exp_job is not None:
+    if exp_job is not None and _EXP_IN_PRODUCTS:
         e_ptr, e_row, e_rows, shift_ptr, sums_ptr = exp_job
         exp2 = _exp2_emitter(builder, bits, lanes, _EXP2_TABLE if bits == 32 else 1)
 
@@ -329,13 +334,18 @@ def _emit_block_product(
 
         # The first steps each take one exponential (a loop of their own, so that the steps
         # after them keep every sum in a register); the rest follow a loop shorter than that.
+        # (None of this when no row of E counts: the products alone, as without a job.)
+        active = builder.icmp_signed(">", e_rows, none)
         start = builder.select(builder.icmp_signed("<", depth, exp_vectors), depth, exp_vectors)
+        start = builder.select(active, start, none)
         entry = builder.block
         with builder.if_then(builder.icmp_signed(">", start, none)):
             with_exp = loop("block_product.exp", none, start, zeros, exp_vector)
         sums = merge([(zeros, entry), with_exp])
-        with cgutils.for_range_slice(builder, start, exp_vectors, ir.Constant(i64, 1)) as (n, _):
-            exp_vector(n)
+        with builder.if_then(active):
+            one = ir.Constant(i64, 1)
+            with cgutils.for_range_slice(builder, start, exp_vectors, one) as (n, _):
+                exp_vector(n)
     entry = builder.block
     with builder.if_then(builder.icmp_signed("<", start, depth)):
         plain = loop("block_product.loop", start, depth, sums)
@@ -809,11 +819,12 @@ def _attend_query_tile(
         # block of the previous panel in the loop of the same block of this one, in the shadow
         # of the products' multiply-adds (`exp_rows`: rows of the previous panel's block; none
         # for the first panel, and none where the maxima need a pass of their own).
+        in_products = max_in_product and _EXP_IN_PRODUCTS
         tile_sum[:] = 0.0
         for qp in range(0, columns, nr):
             reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
             before = max(qp - nr, 0)
-            exp_rows = seen if max_in_product and qp > 0 else 0
+            exp_rows = seen if in_products and qp > 0 else 0
             for kb in range(0, min(reach, in_place), _ROWS):
                 _product_set_max(
                     k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1], scores,
@@ -828,13 +839,13 @@ def _attend_query_tile(
                     scores, last * width_s + before, width_s, exp_rows - last, shift, before,
                     tile_sum, before,
                 )  # fmt: skip
-            if max_in_product:
+            if in_products:
                 _set_shift(col_max, shift, qp, qp + nr)
-        if max_in_product:
+        if in_products:
             _exp2_span(scores, 0, seen, shift, columns - nr, columns, tile_sum)  # the last panel
         else:
             # Online softmax, one key row of S^T at a time, in vectors across the queries.
-            for j in range(seen):
+            for j in range(0 if max_in_product else seen):
                 line = scores[j]
                 if has_mask:
                     key = (k0 + j) * col_step

@@ -17,6 +17,7 @@ from attention_ref.kernel import (
     _COLUMNS_32,
     _COLUMNS_64,
     _EXP2_TABLE,
+    _EXP_IN_PRODUCTS,
     _NARROWEST_TASK,
     _ROWS,
     _TASKS_PER_THREAD,
@@ -242,10 +243,10 @@ def product_with_exp2(a, b, c, e, e0, e_row, e_rows, shift, sums, depth):  # typ
 def test_the_block_product_takes_another_block_s_exponentials_as_exp2_rows_would(
     dtype: Any, e_rows: int, depth: int
 ) -> None:
-    """The kernel takes a panel's exponentials inside the next panel's block products: the
-    block E (rows < e_rows only) must come out as _exp2_rows gives it, its column sums too,
-    whether the product's loop is longer than the block (64) or shorter (7), and the product
-    must stay C = A B."""
+    """With AVX-512 the kernel takes a panel's exponentials inside the next panel's block
+    products: the block E (rows < e_rows only) must come out as _exp2_rows gives it, its column
+    sums too, whether the product's loop is longer than the block (64) or shorter (7), and the
+    product must stay C = A B. Elsewhere the products leave E alone."""
     rng = np.random.default_rng(e_rows + depth)
     nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
     a = rng.standard_normal((_ROWS, depth)).astype(dtype)
@@ -257,7 +258,7 @@ def test_the_block_product_takes_another_block_s_exponentials_as_exp2_rows_would
     sums = np.full(nr + 2, 0.5, dtype=dtype)
     expected, expected_sums = scores.copy(), sums.copy()
     block = expected[1 : 1 + e_rows, 2 : 2 + nr]
-    if e_rows:
+    if e_rows and _EXP_IN_PRODUCTS:
         inner_sums = expected_sums[1 : 1 + nr].copy()
         inner = np.ascontiguousarray(block)
         _exp2_rows(inner, e_rows, shift[1 : 1 + nr].copy(), nr, inner_sums)
