@@ -23,12 +23,19 @@ Speed: per tile the work is two matrix products and block_q×block_k exponential
   blocks leave the registers (`_product_set_max`), which spares a pass over the score tile
   (2% of the time at T = 2048 on one thread).
 - Scores are kept in base 2: the scale is log2(e)/sqrt(d_k) (and masks are multiplied by
-  log2(e)), so exp becomes 2^x: round x to k, a polynomial for 2^(x-k) (Chebyshev-fitted degree
-  6 for float32, degree 13 for float64) and k added to its exponent bits. No Cody-Waite split,
-  no scalar libm call; LLVM turns the loop into SIMD code. In float32 the polynomial is in
-  Estrin's form and two key rows of S^T go through the loop together: more independent work in
-  flight per column, and one update of the column sums for both (4% less time per call than
-  one row at a time in Horner's form, measured at T = 2048 and 4096 on one thread).
+  log2(e)), so exp becomes 2^x, emitted as LLVM vector IR (`_exp2_emitter`): in float32, x is
+  rounded to n/16 (n/8 with AVX2), 2^(n mod 16 / 16) comes from a 16-entry table held in one
+  register (one permute), n // 16 is added to its exponent bits, and a degree-3 polynomial
+  gives 2^f on [-1/32, 1/32]: 4 multiply-adds per vector instead of the 7 of a degree-6
+  polynomial on [-1/2, 1/2] (float64: no table, degree 13). No Cody-Waite split, no libm call.
+  The exponentials go strip by strip of one vector of queries down the key rows, with the
+  column sums in a register.
+- With AVX-512, where the column maxima come with the products, a panel of queries is final
+  once its S^T products are done, and its exponentials are taken inside the next panel's block
+  products, one vector per step of the product's loop (`_emit_block_product`'s `exp_job`): the
+  products keep the multiply-add units busy and leave the adders, the shifts and the permute
+  unit mostly idle, which is what the exponential needs. Only the last panel's go through a pass
+  of their own. (With AVX2's 16 registers the block's sums spill: there it stays a pass.)
 - Tiles default to 256 queries × 256 keys: the score tile (256 KiB in float32), the query tile
   and the key and value tiles stay in a core's L2.
 - The transposed query and score tiles have rows of an odd number of whole 64-byte lines. As
@@ -76,10 +83,11 @@ vector width and written to Numba's on-disk cache (`cache=True`): beside this fi
 `NUMBA_CACHE_DIR` when set). Later processes on the same machine load it instead of compiling.
 Importing this module compiles nothing. All jitted code lives in this one file on purpose:
 Numba invalidates a cached function only when its own source file changes. A cold compile is
-kept small: what differs by dtype (the exp2) is chosen while typing, not by a branch at run time
-that would compile both versions; the exp2 is called with no constant argument (Numba compiles
-a jitted callee once more for each literal value it is passed); and functions that only jitted
-code calls get no Python or C wrapper (`_JIT_ONLY`).
+kept small: what differs by dtype (the exp2) is emitted for the dtype the intrinsic is typed
+with, not chosen by a branch at run time that would compile both versions; jitted callees are
+called with no constant argument (Numba compiles a jitted callee once more for each literal
+value it is passed); and functions that only jitted code calls get no Python or C wrapper
+(`_JIT_ONLY`).
 """
 
 from __future__ import annotations
