@@ -12,6 +12,9 @@ no other file descriptor (the template's own socket included). The copy then run
 
     parent (grader thread) -> template -> supervisor -> init -> worker
 
+A thread has up to two templates: the plain one, and one that has also started Numba
+(`numba_start`) for sandboxes of code that uses it, started the first time such a sandbox is.
+
 The template dies with the thread that started it (a parent-death signal), and each supervisor
 with the template, which it treats as its parent: killing the grader, even with SIGKILL, still
 takes every sandbox with it. The template reaps a supervisor it forked only when the parent asks
