@@ -81,7 +81,10 @@ def serve(control_fd: int, parent: int, package_root: str, numba: bool = False) 
     if numba:
         import attention_ref.sandbox.numba_start as numba_start
 
-        numba_start.start()
+        # A head start only: should Numba fail to start here, each sandbox starts it itself
+        # (and the submission's import reports what is wrong).
+        with contextlib.suppress(Exception):
+            numba_start.start()
 
     # As each worker does before it confines itself (the boot line put the package root first),
     # once here: then a worker finds its imports rerouted and holds the same folders open.
