@@ -127,9 +127,17 @@ def added_names(line: str, model: str, names: tuple[str, ...]) -> str:
 
 
 def _signs(text: str, name: str) -> set[str]:
-    """The sign before each mention of `name` in `text`: "-", "+", or "" for none."""
-    pattern = rf"([-+−]?)\s*(?<![\w]){re.escape(name)}(?!\w)"
-    return {m.group(1).replace("−", "-") for m in re.finditer(pattern, text)}
+    """The sign before each mention of `name` in `text`: "-", "+", or "" for none. A name in
+    the exponent of a divisor is subtracted: `e^{s_i}/e^m` is `e^{s_i - m}`, and `/e^{-m}` adds."""
+    divisor = r"(?P<divisor>/\s*(?:e\s*\^\s*\{?|exp\s*\()\s*)?"
+    pattern = rf"{divisor}(?P<sign>[-+−]?)\s*(?<![\w]){re.escape(name)}(?!\w)"
+    signs = set()
+    for m in re.finditer(pattern, text):
+        sign = m.group("sign").replace("−", "-")
+        if m.group("divisor"):
+            sign = "+" if sign == "-" else "-"
+        signs.add(sign)
+    return signs
 
 
 def missing_names(line: str, names: tuple[str, ...]) -> str:
@@ -159,12 +167,15 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def _fraction_parts(line: str) -> list[tuple[str, str]]:
-    """[("numerator", ...), ("denominator", ...)] for `a / b` at the top level, else the line."""
-    depth = 0
+    """[("numerator", ...), ("denominator", ...)] for `a / b` at the top level, else the line.
+    Division groups to the left, so `a/b / (c/d)` divides `a/b` by `(c/d)`: the last slash."""
+    depth, slash = 0, -1
     for position, char in enumerate(line):
         depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
         if char == "/" and depth == 0:
-            return [("numerator", line[:position]), ("denominator", line[position + 1 :])]
+            slash = position
+    if slash >= 0:
+        return [("numerator", line[:slash]), ("denominator", line[slash + 1 :])]
     frac = line.find("\\frac")
     if frac >= 0:
         numerator, end = _braced(line, frac + len("\\frac"))

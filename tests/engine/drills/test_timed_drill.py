@@ -399,3 +399,21 @@ def test_a_shift_written_as_a_factor_e_to_the_minus_m_is_still_subtracting(
 ) -> None:
     part, question, checker, _ = max_trick(store_home)
     assert checker.check(part, question, "e^{s_i} e^{-m} / Σ_j e^{s_j} e^{-m}").correct
+
+
+@pytest.mark.parametrize(
+    ("line", "correct"),
+    [
+        ("(exp(s_i)/exp(m)) / (Σ_j exp(s_j)/exp(m))", True),  # dividing by e^m subtracts m
+        ("e^{s_i}/e^{m} / (Σ_l e^{s_l}/e^{m})", True),
+        ("(e^{s_i}/e^{-m}) / (Σ_j e^{s_j}/e^{-m})", False),  # dividing by e^{-m} adds it
+    ],
+)
+def test_a_shift_written_as_a_division_by_e_to_the_m_is_subtracting(
+    store_home: Path, line: str, correct: bool
+) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.correct is correct, check.feedback
+    if not correct:
+        assert "the m is added" in check.feedback
