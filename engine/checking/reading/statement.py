@@ -116,7 +116,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _REASON.sub("", _without_dash_remark(statement))
     statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
-    statement = _without_comma_remark(statement)
+    statement = _without_comma_remark(statement if colon else _without_prose_label(statement))
     links, relations = [], []
     depth, start = 0, 0
     i = 0
@@ -152,6 +152,19 @@ def _without_dash_remark(statement: str) -> str:
         head, tail = statement[: dash.start()], statement[dash.end() :]
         if _depth(head) == 0 and len(_prose_words(tail)) >= (2 if dash.group(1) == "–" else 1):
             return head
+    return statement
+
+
+def _without_prose_label(statement: str) -> str:
+    """`T² dot products, 2 FLOPs each: 2T²d_k`: working said in words, then a colon and the
+    formula, is the formula (when a colon is not a relation of the chain, as in formulas)."""
+    for colon in reversed(list(re.finditer(r":(?!=)", statement))):
+        head, tail = statement[: colon.start()], statement[colon.end() :]
+        if _depth(head) != 0:
+            continue
+        if len(_prose_words(head)) >= 2 and tail.strip() and not _prose_words(tail):
+            return tail.strip()
+        break
     return statement
 
 

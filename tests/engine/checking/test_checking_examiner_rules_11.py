@@ -147,3 +147,46 @@ def test_an_article_before_a_shape_in_numbers_is_not_a_dimension(
 ) -> None:
     verdict = check_shape(typed, expected)
     assert (verdict.correct, verdict.valid) == (correct, True), verdict
+
+
+@pytest.mark.parametrize(
+    ("item_id", "typed", "correct"),
+    [
+        ("std-dot", "squre root of d_k", True),  # a letter left out
+        ("flops-qk", "2 T sqaured d_k", True),  # two letters swapped
+        ("flops-qk", "2 T sqaured", False),  # read, and wrong
+        ("var-scaled-by-c", "d_k dividd by c squared", True),
+    ],
+)
+def test_a_spoken_word_one_slip_from_one_known_word_is_that_word(
+    set_15: QuestionSet, item_id: str, typed: str, correct: bool
+) -> None:
+    verdict = grade(set_15, item_id, typed)
+    assert (verdict.correct, verdict.valid) == (correct, True), verdict
+
+
+def test_a_word_near_two_spoken_words_is_not_guessed() -> None:
+    from engine.checking.reading.spoken import read_spoken
+
+    assert read_spoken("sum of squares") == "sum of squares"  # square? squared?
+    assert read_spoken("timesteps") == "timesteps"
+
+
+@pytest.mark.parametrize(
+    ("item_id", "typed", "correct"),
+    [
+        ("flops-qk", "T² scores of d_k products, two FLOPs each: 2 T² d_k", True),
+        ("flops-qk", "T² scores of d_k products, one FLOP each: T² d_k", False),
+        ("flops-total", "both products, each 2T²d_k: 4 T² d_k", True),
+    ],
+)
+def test_working_in_words_before_a_colon_labels_the_formula_after_it(
+    set_15: QuestionSet, item_id: str, typed: str, correct: bool
+) -> None:
+    verdict = grade(set_15, item_id, typed)
+    assert (verdict.correct, verdict.valid) == (correct, True), verdict
+
+
+def test_a_colon_inside_brackets_or_after_one_word_is_no_label(set_15: QuestionSet) -> None:
+    assert grade(set_15, "cloze-five-lines-transpose", "K[:, :].T").correct
+    assert not grade(set_15, "flops-qk", "FLOPs: T² d_k").correct
