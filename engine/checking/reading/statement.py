@@ -55,9 +55,11 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 # `it is zero`, `the variance is d_k`, `the shape is T_q x T_k`: the answer said as a sentence
-# about the thing asked; the subject is a label.
+# about the thing asked; the subject is a label. `it sees i keys`, `it takes 2T²d_k FLOPs`: the
+# same with another verb, one that says what the thing asked does or has.
 _SUBJECT = re.compile(
-    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is)\s+(?=\S)",
+    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is"
+    r"|it\s+(?!is\b)[a-z]{2,}s)\s+(?=\S)",
     re.IGNORECASE,
 )
 # `softmax(...) V  # row-wise`: a comment after the answer, as Python writes one, is a remark.

@@ -190,3 +190,19 @@ def test_working_in_words_before_a_colon_labels_the_formula_after_it(
 def test_a_colon_inside_brackets_or_after_one_word_is_no_label(set_15: QuestionSet) -> None:
     assert grade(set_15, "cloze-five-lines-transpose", "K[:, :].T").correct
     assert not grade(set_15, "flops-qk", "FLOPs: T² d_k").correct
+
+
+@pytest.mark.parametrize(
+    ("item_id", "typed", "correct"),
+    [
+        ("causal-keys-seen", "it sees i keys", True),
+        ("causal-keys-seen", "it sees T keys", False),
+        ("flops-qk", "it takes 2 T² d_k FLOPs", True),
+        ("flops-qk", "it needs T² d_k", False),
+    ],
+)
+def test_a_sentence_about_the_thing_asked_answers_with_its_object(
+    set_15: QuestionSet, item_id: str, typed: str, correct: bool
+) -> None:
+    verdict = grade(set_15, item_id, typed)
+    assert (verdict.correct, verdict.valid) == (correct, True), verdict
