@@ -56,8 +56,10 @@ def parse_shape(
 
 
 _REAL_SPACE = re.compile(r"^\s*(?:ℝ|R|\\mathbb\s*\{\s*R\s*\}|\\mathbb\s+R|\\R)\s*\^\s*")
+# Each run of spaces has one place to go (the second part starts at a character that is not a
+# space): with two optional runs side by side, `a rows` and 400 spaces took a minute.
 _ROWS_COLUMNS = re.compile(
-    r"^\s*[(\[]?\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*[)\]]?\s*$",
+    r"^\s*[(\[]?\s*(.+?)\s+rows?\s*(?:(?:,|and|×|x|by)\s*)?(\S.*?)\s+col(?:umn)?s?\s*[)\]]?\s*$",
     re.IGNORECASE,
 )
 # `T_q rows of width d_v`: the rows, then how wide each is.

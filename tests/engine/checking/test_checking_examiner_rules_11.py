@@ -206,3 +206,15 @@ def test_a_sentence_about_the_thing_asked_answers_with_its_object(
 ) -> None:
     verdict = grade(set_15, item_id, typed)
     assert (verdict.correct, verdict.valid) == (correct, True), verdict
+
+
+def test_a_long_run_of_spaces_in_a_shape_said_in_rows_costs_no_backtracking() -> None:
+    # With two optional runs of spaces side by side, every split of the run was tried: `a rows`
+    # and 400 spaces took half a minute, and the cost grew with the cube of the run, so these
+    # 1200 took a quarter of an hour; the suite's time-out turns such a hang into a failure. The
+    # reader is called past the length limit on purpose, to make the cost plain.
+    from engine.checking.equivalence.shape import _shape_part
+
+    assert _shape_part("a rows" + " " * 1200 + "x y", {}).startswith("a rows")
+    verdict = check_shape("a rows" + " " * 380 + "x y", "(a, b)")
+    assert not verdict.correct
