@@ -201,7 +201,7 @@ def check_expression(
                 step = _read_link(link, vocabulary, aliases)
             except AnswerError:
                 continue  # working in words: not checked
-            step = _as_stated(step, equal)
+            step = _off_the_diagonal(_as_stated(step, equal), question)  # as the answer is
             if _states_a_moment(step):
                 continue  # `Var(q·k)/d_k`: the quantity restated, its value not known here
             if not equivalent(step, target, vocabulary, tolerance=tolerance):

@@ -218,3 +218,18 @@ def test_a_long_run_of_spaces_in_a_shape_said_in_rows_costs_no_backtracking() ->
     assert _shape_part("a rows" + " " * 1200 + "x y", {}).startswith("a rows")
     verdict = check_shape("a rows" + " " * 380 + "x y", "(a, b)")
     assert not verdict.correct
+
+
+@pytest.mark.parametrize(
+    ("typed", "correct"),
+    [
+        ("p_i(δ_ij − p_j) = −p_i p_j", True),  # δ_ij is 0 where the question says i ≠ j
+        ("p_i (delta_ij - p_j) = -p_j p_i for i ≠ j", True),
+        ("p_i(1 − p_j) = −p_i p_j", False),  # the 1 is δ_ii, not δ_ij
+    ],
+)
+def test_every_link_of_a_chain_holds_under_the_question_s_own_conditions(
+    set_15: QuestionSet, typed: str, correct: bool
+) -> None:
+    verdict = grade(set_15, "softmax-offdiagonal", typed)
+    assert (verdict.correct, verdict.valid) == (correct, True), verdict
