@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,12 +23,17 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
+from engine.checking.equivalence.domain import range_problem
+from engine.checking.reading.safe_ast import within_float_range
 from engine.checking.reading.statement import offered_answers
 from engine.checking.reading.typography import without_markup
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict, on_offered
 
 SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
+# An answer of the author's: a number in it beyond float range is refused when the bank is read
+# (the checker would refuse it only once the learner had answered).
+AuthorAnswer = Annotated[str, AfterValidator(within_float_range)]
 Aliases = dict[SymbolName, tuple[Annotated[str, StringConstraints(min_length=1)], ...]]
 
 
@@ -36,7 +42,7 @@ class Mistake(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    answer: Text
+    answer: Annotated[Text, AfterValidator(within_float_range)]
     message: Text
 
     @field_validator("answer", mode="before")
@@ -149,7 +155,7 @@ class NumberItem(TypedItem):
 
     kind: Literal["number"]
     # A number, or a constant expression such as "sqrt(512)" whose value is the answer.
-    answer: float | Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    answer: float | Annotated[AuthorAnswer, StringConstraints(min_length=1, max_length=200)]
     abs_tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
     precision: Precision | None = None
@@ -320,7 +326,7 @@ class ExpressionItem(TypedItem):
     kind_name: ClassVar[str] = "expression"
 
     kind: Literal["expression"]
-    answer: Annotated[str, StringConstraints(min_length=1, max_length=400)]
+    answer: Annotated[AuthorAnswer, StringConstraints(min_length=1, max_length=400)]
     # The domain the answer is checked on: symbols that are positive, integer, or matrices
     # (non-commutative, so Q K^T and K^T Q differ).
     positive: tuple[SymbolName, ...] = ()
@@ -328,6 +334,14 @@ class ExpressionItem(TypedItem):
     noncommutative: tuple[SymbolName, ...] = ()
     # Open intervals the random test points are drawn from, e.g. {p_i: [0, 1]} for probabilities.
     ranges: dict[SymbolName, tuple[float, float]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _usable_ranges(self) -> ExpressionItem:
+        # Checked when the bank is read, not only by the checker once an answer is in.
+        for name, bounds in self.ranges.items():
+            if problem := range_problem(name, bounds, integer=name in self.integer):
+                raise ValueError(problem)
+        return self
 
     def answer_text(self) -> str:
         return self.answer
