@@ -8,6 +8,7 @@ checking modules import SymPy, so they are imported inside those methods, never 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import Annotated, Any, ClassVar, Literal
@@ -155,7 +156,7 @@ class NumberItem(TypedItem):
 
     kind: Literal["number"]
     # A number, or a constant expression such as "sqrt(512)" whose value is the answer.
-    answer: float | Annotated[AuthorAnswer, StringConstraints(min_length=1, max_length=200)]
+    answer: float | Annotated[str, StringConstraints(min_length=1, max_length=200)]
     abs_tol: Annotated[float, Field(ge=0, allow_inf_nan=False)] | None = None
     rel_tol: Annotated[float, Field(ge=0, le=1)] | None = None
     precision: Precision | None = None
@@ -166,6 +167,16 @@ class NumberItem(TypedItem):
     # recomputes it, so a mistyped answer is reported with the value the kernel gives.
     compute: str | None = None
     inputs: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("answer", mode="after")
+    @classmethod
+    def _finite(cls, answer: float | str) -> float | str:
+        # Beyond float range, no answer could be checked against it: refused as the bank is read.
+        if isinstance(answer, str):
+            return within_float_range(answer)
+        if not math.isfinite(answer):
+            raise ValueError(f"the answer {answer} is no finite number")
+        return answer
 
     @model_validator(mode="after")
     def _well_formed(self) -> NumberItem:
