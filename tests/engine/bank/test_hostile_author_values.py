@@ -121,3 +121,33 @@ def test_ordinary_ranges_still_load(ranges: str, store_home: Path, run: Run) -> 
     result = run("quiz", "98", input="x + x\n")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "correct" in result.stdout.lower()
+
+
+TIMED = """format_version: 1
+kind: timed-drill
+set: "15"
+title: Hostile values
+timed:
+  parts:
+    - id: variance
+      title: the variance
+      assumptions:
+        normal_vectors: [q, k]
+      questions:
+        - prompt: Var(q·k) = ?
+          step: {previous: Var(q·k), expected: "1e400"}
+          answer: Var(q·k) = d_k
+"""
+
+
+def test_a_timed_drill_value_beyond_float_range_is_refused_before_the_clock_starts(
+    store_home: Path, run: Run
+) -> None:
+    path = store_home / "drills" / "15-timed.yaml"
+    path.parent.mkdir()
+    path.write_text(TIMED, encoding="utf-8")
+    result = run("drill", "15", "--timed", input="d_k\n")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Var(q·k) = ?" not in result.stdout
+    assert result.stderr.startswith(f"attnquiz: error: {path}:13:"), result.stderr
+    assert "beyond the floating-point range" in result.stderr
