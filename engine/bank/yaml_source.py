@@ -99,6 +99,13 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
             what += f" ({exc.context} at line {exc.context_mark.line + 1})"
         doc.problem(line, f"YAML syntax error: {what}")
         return doc
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses: say where it is
+        what = "a control character" if exc.character < 0xA0 else "a character YAML refuses"
+        doc.problem(
+            text.count("\n", 0, exc.position) + 1,
+            f"{what} U+{exc.character:04X}; delete it (write text as plain characters)",
+        )
+        return doc
     except yaml.YAMLError as exc:
         doc.problem(1, f"YAML syntax error: {exc}")
         return doc

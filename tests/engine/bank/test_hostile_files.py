@@ -191,3 +191,20 @@ def test_an_odd_value_is_told_in_the_files_own_terms(
     err = capsys.readouterr().err
     assert problem in err, err
     assert "sys.set_int_max_str_digits" not in err
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f"], ids=["NUL", "ESC", "DEL"])
+def test_a_control_character_is_one_line_at_its_own_line(char: str, tmp_path: Path, capsys) -> None:
+    # It was reported at line 1, over two lines: `... not allowed` then
+    # `  in "<unicode string>", position 84`.
+    path = tmp_path / "quizzes" / "demo.yaml"
+    path.parent.mkdir()
+    path.write_text(
+        "format_version: 1\nset: demo\ntitle: Demo\nitems:\n"
+        f"  - id: a\n    kind: recall\n    prompt: P{char}?\n    back: A\n"
+    )
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    (line,) = [text for text in err.splitlines() if text.startswith(str(path))]
+    assert line.startswith(f"{path}:7: ")
+    assert f"U+{ord(char):04X}" in line and "<unicode string>" not in err
