@@ -30,8 +30,9 @@ FREE_RANGE = (-3.0, 3.0)
 POSITIVE_RANGE = (0.5, 5.0)
 INTEGER_RANGE = (1, 5)
 # How large the values of a declared range may be: test points are compared to 1e-9 relative
-# and 1e-12 absolute, so at 1e12 `x + 1` passes for `x` and below 1e-6 `-x` passes for `x`.
-RANGE_MAGNITUDES = (1e-3, 1e6)
+# and 1e-12 absolute, so beyond 1e9 `x + 1` passes for `x` and below 1e-12 `-x` passes for `x`.
+# Kept wide of those lines, so that a user's bank that loaded before still loads.
+RANGE_MAGNITUDES = (1e-9, 1e8)
 
 _DELTA = re.compile(r"delta_([A-Za-z])([A-Za-z])")
 _ENTRY = re.compile(r"(?P<family>[A-Za-z][A-Za-z0-9]*)_(?P<index>[A-Za-z])")

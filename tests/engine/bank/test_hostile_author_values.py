@@ -110,7 +110,7 @@ def test_a_drill_value_beyond_float_range_is_refused_before_the_first_step(
 
 
 @pytest.mark.parametrize(
-    "ranges", ["[0, 1]", "[1, 4096]", "[-1000, 1000]", "[0.001, 0.01]"], ids=str
+    "ranges", ["[0, 1]", "[1, 4096]", "[-1000, 1000]", "[0.001, 0.01]", "[1, 1.0e+7]"], ids=str
 )
 def test_ordinary_ranges_still_load(ranges: str, store_home: Path, run: Run) -> None:
     path = store_home / "quizzes" / "98.yaml"
