@@ -833,9 +833,10 @@ def _flash_core(
     nr = _COLUMNS_32 if q_all.itemsize == 4 else _COLUMNS_64
     tiles = (t_q + task_rows - 1) // task_rows
     tasks = batch * tiles
-    # Query columns: whole panels of nr for S^T, whole blocks of _ROWS for P V.
-    scratch_width = _round_up(_round_up(task_rows, nr), _ROWS)
-    key_rows = _round_up(block_k, _ROWS)
+    # Query columns: whole panels of nr for S^T, whole blocks of _ROWS for P V. (np.int64(_ROWS):
+    # a plain constant would make Numba compile _round_up once more for that literal value.)
+    scratch_width = _round_up(_round_up(task_rows, nr), np.int64(_ROWS))
+    key_rows = _round_up(block_k, np.int64(_ROWS))
     width_acc = _round_up(d_v, nr)
     spare_v_rows = 0 if d_v % nr == 0 else block_k
     # Rows of the query and score tiles: a whole, odd number of 64-byte lines (see the top).
@@ -959,7 +960,7 @@ def _flash_core(
                         line[: max(min(k0 + j - offset - q0, columns), 0)] = -np.inf
                     for c in range(columns):
                         col_max[c] = max(col_max[c], line[c])
-                _set_shift(col_max, shift, 0, columns)
+                _set_shift(col_max, shift, np.int64(0), columns)  # not a literal 0 (see top)
                 _exp2_span(scores, 0, seen, shift, 0, columns, tile_sum)
             # factor = 2^(old max - new max) rescales what was accumulated (factor[1]: a scratch).
             _exp2_span(factor, 0, 1, shift, 0, columns, factor[1])
