@@ -327,7 +327,8 @@ def _emit_block_product(
 
         def exp_vector(n: Any) -> None:
             """E's n-th vector (row n // _VECTORS, vector n % _VECTORS), when its row counts:
-            without a branch (a row that does not count reads row 0, and writes nothing)."""
+            without a branch (a row that does not count reads row 0, writes back what it read and
+            adds 0 to the sums)."""
             vectors = ir.Constant(i64, _VECTORS)
             i, j = builder.udiv(n, vectors), builder.urem(n, vectors)
             counts = builder.icmp_signed("<", i, e_rows)

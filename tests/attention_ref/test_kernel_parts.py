@@ -145,10 +145,22 @@ def test_the_exp2_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> 
 
 
 @numba.njit
-def set_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
-    # No row counts toward a maximum (rows = 0): the kernel's plain C = A B.
-    m = np.empty(c.shape[1], dtype=c.dtype)
+def product_set_max(  # type: ignore[no-untyped-def]
+    a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, m0, rows,
+    e, e0, e_row, e_rows, shift, shift0, sums, sums0,
+):  # fmt: skip
+    # One jitted caller for every test of _product_set_max (one compile per dtype).
     _product_set_max(
+        a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, m0, rows,
+        e, e0, e_row, e_rows, shift, shift0, sums, sums0,
+    )  # fmt: skip
+
+
+def set_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
+    # No row counts toward a maximum (rows = 0), no other block's exponentials (e_rows = 0):
+    # the kernel's plain C = A B.
+    m = np.empty(c.shape[1], dtype=c.dtype)
+    product_set_max(
         a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, 0, 0, c, 0, 0, 0, m, 0, m, 0
     )
 
@@ -195,9 +207,8 @@ def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
     assert np.array_equal(c_store[untouched], before[untouched])
 
 
-@numba.njit
 def set_product_max(a, b, c, c0, c_row, m, m0, rows):  # type: ignore[no-untyped-def]
-    _product_set_max(
+    product_set_max(
         a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows,
         c, 0, 0, 0, m, 0, m, 0,
     )  # fmt: skip
@@ -229,10 +240,9 @@ def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_row
     assert m[7] == 1e9
 
 
-@numba.njit
 def product_with_exp2(a, b, c, e, e0, e_row, e_rows, shift, sums, depth):  # type: ignore[no-untyped-def]
     m = np.empty(c.shape[1], dtype=c.dtype)
-    _product_set_max(
+    product_set_max(
         a, 0, a.shape[1], 1, b, 0, b.shape[1], c, 0, c.shape[1], depth, m, 0, 0,
         e, e0, e_row, e_rows, shift, 1, sums, 1,
     )  # fmt: skip
