@@ -86,8 +86,10 @@ Numba invalidates a cached function only when its own source file changes. A col
 kept small: what differs by dtype (the exp2) is emitted for the dtype the intrinsic is typed
 with, not chosen by a branch at run time that would compile both versions; jitted callees are
 called with no constant argument (Numba compiles a jitted callee once more for each literal
-value it is passed); and functions that only jitted code calls get no Python or C wrapper
-(`_JIT_ONLY`).
+value it is passed); functions that only jitted code calls get no Python or C wrapper
+(`_JIT_ONLY`); and a task's work is written inside the worker's task loop (`_flash_core`), not
+in a jitted function of its own, which Numba would optimise and turn into machine code once
+alone and once more inside the worker (a sixth of a cold compile).
 """
 
 from __future__ import annotations
@@ -736,173 +738,6 @@ def _tile_is_blocked(
     return True
 
 
-@numba.njit(**_JIT_ONLY)
-def _attend_query_tile(
-    q: Array,
-    k: Array,
-    v: Array,
-    mask: Array,
-    has_mask: bool,
-    causal: bool,
-    scale: Any,
-    q0: int,
-    q1: int,
-    block_k: int,
-    out: Array,
-    q_t: Array,
-    scores: Array,
-    acc: Array,
-    spare_k: Array,
-    spare_v: Array,
-    col_max: Array,
-    col_sum: Array,
-    shift: Array,
-    factor: Array,
-    tile_sum: Array,
-) -> None:
-    """Attention for queries q0..q1-1 of one batch entry, written into out[q0:q1].
-
-    Scratch: q_t (d_k × W) the transposed query tile, scores (≥ block_k × W) the transposed
-    score tile S^T, acc (W × padded d_v) the running weighted sum of value rows, spare_k and
-    spare_v zero-padded copies of rows that the block product cannot read in place; per query,
-    col_max (the running max), col_sum (float64), shift, factor (2 × W) and tile_sum.
-    """
-    t_k, d_k, d_v = k.shape[0], k.shape[1], v.shape[1]
-    rows = q1 - q0
-    offset = t_k - q.shape[0]
-    nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
-    columns = _round_up(rows, nr)  # query columns the score products fill
-    width_s, width_acc = scores.shape[1], acc.shape[1]
-    v_in_place = d_v % nr == 0
-    row_step = 1 if mask.shape[0] > 1 else 0
-    col_step = 1 if mask.shape[1] > 1 else 0
-
-    for c in range(d_k):
-        for r in range(rows):
-            q_t[c, r] = q[q0 + r, c] * scale
-        for r in range(rows, q_t.shape[1]):
-            q_t[c, r] = 0.0
-    col_max[:] = -np.inf
-    col_sum[:] = 0.0
-    acc[:, :] = 0.0
-    if not v_in_place:
-        spare_v[:, :] = 0.0
-
-    # With a causal mask, query i sees keys j <= i + offset: tiles right of the last query's
-    # diagonal are never touched.
-    k_stop = min(t_k, q1 + offset) if causal else t_k
-    for k0 in range(0, max(k_stop, 0), block_k):
-        width = min(block_k, k_stop - k0)
-        if has_mask and _tile_is_blocked(mask, q0, q1, k0, k0 + width, causal, offset):
-            continue
-        # Key rows of this tile that some query of the tile sees.
-        seen = min(width, q0 + rows + offset - k0) if causal else width
-        if seen <= 0:
-            continue
-
-        for c in range(columns):
-            factor[0, c] = col_max[c]
-        # With no mask and every key of the tile seen by every query of it, the column maxima
-        # are taken as the score blocks leave the registers, not in a pass of their own.
-        max_in_product = not has_mask and (not causal or k0 + seen - 1 <= q0 + offset)
-
-        # S^T = K_tile (scale · Q_tile)^T, panel by panel of nr queries, each against every block
-        # of _ROWS keys it sees: the panel's rows of Q^T (d_k × nr) stay in L1 for the whole
-        # tile. Panel by panel is 4.5% less time per call than block by block with AVX2 (T =
-        # 2048, one thread), and the same with AVX-512.
-        last = seen - 1 - (seen - 1) % _ROWS  # the tile's last block of keys
-        if k0 + last + _ROWS > t_k:
-            spare_k[:, :] = 0.0
-            # Element by element, not as a slice copy: a slice copy makes Numba compile its
-            # shape-mismatch error path (~2.5 s of a cold compile), and these copies are rare.
-            for r in range(t_k - k0 - last):
-                for e in range(d_k):
-                    spare_k[r, e] = k[k0 + last + r, e]
-        # Blocks of keys read in place, then the tile's last block from spare_k when it runs
-        # past T_k. Each array is named at its own call: an array variable rebound inside the
-        # loop costs Numba reference counts (atomic, through calls) on every block.
-        in_place = last if k0 + last + _ROWS > t_k else last + _ROWS
-        max_seen = seen if max_in_product else 0  # key rows a block's column maxima count
-        # Where the maxima come with the products, a panel's maxima are final once its products
-        # are done: its exponentials are then taken by the next panel's block products, each
-        # block of the previous panel in the loop of the same block of this one, in the shadow
-        # of the products' multiply-adds (`exp_rows`: rows of the previous panel's block; none
-        # for the first panel, and none where the maxima need a pass of their own).
-        in_products = max_in_product and _EXP_IN_PRODUCTS
-        tile_sum[:] = 0.0
-        for qp in range(0, columns, nr):
-            reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
-            before = max(qp - nr, 0)
-            exp_rows = seen if in_products and qp > 0 else 0
-            for kb in range(0, min(reach, in_place), _ROWS):
-                _product_set_max(
-                    k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1], scores,
-                    kb * width_s + qp, width_s, d_k, col_max, qp, max_seen - kb,
-                    scores, kb * width_s + before, width_s, exp_rows - kb, shift, before,
-                    tile_sum, before,
-                )  # fmt: skip
-            if reach > in_place:
-                _product_set_max(
-                    spare_k, 0, d_k, 1, q_t, qp, q_t.shape[1], scores,
-                    last * width_s + qp, width_s, d_k, col_max, qp, max_seen - last,
-                    scores, last * width_s + before, width_s, exp_rows - last, shift, before,
-                    tile_sum, before,
-                )  # fmt: skip
-            if in_products:
-                _set_shift(col_max, shift, qp, qp + nr)
-        if in_products:
-            _exp2_span(scores, 0, seen, shift, columns - nr, columns, tile_sum)  # the last panel
-        else:
-            # Online softmax, one key row of S^T at a time, in vectors across the queries.
-            for j in range(0 if max_in_product else seen):
-                line = scores[j]
-                if has_mask:
-                    key = (k0 + j) * col_step
-                    for c in range(rows):
-                        line[c] += mask[(q0 + c) * row_step, key]
-                if causal:
-                    # Key k0 + j is hidden from queries before k0 + j - offset.
-                    line[: max(min(k0 + j - offset - q0, columns), 0)] = -np.inf
-                for c in range(columns):
-                    col_max[c] = max(col_max[c], line[c])
-            _set_shift(col_max, shift, 0, columns)
-            _exp2_span(scores, 0, seen, shift, 0, columns, tile_sum)
-        # factor = 2^(old max - new max) rescales what was accumulated (factor[1]: a scratch).
-        _exp2_span(factor, 0, 1, shift, 0, columns, factor[1])
-        for c in range(rows):
-            col_sum[c] = col_sum[c] * factor[0, c] + tile_sum[c]
-            if factor[0, c] != 1.0:
-                for e in range(width_acc):
-                    acc[c, e] *= factor[0, c]
-
-        # acc += P V, in runs of _PV_RUN keys, each block of _ROWS queries over the keys of the
-        # run that its last query sees.
-        if v_in_place:
-            values, v_start, v_step = v, k0 * d_v, d_v
-        else:
-            for r in range(width):  # element by element, as spare_k above
-                for e in range(d_v):
-                    spare_v[r, e] = v[k0 + r, e]
-            values, v_start, v_step = spare_v, 0, width_acc
-        for p0 in range(0, seen, _PV_RUN):
-            for qb in range(0, rows, _ROWS):
-                depth = min(seen, q0 + min(qb + _ROWS, rows) + offset - k0) if causal else seen
-                run = min(depth - p0, _PV_RUN)
-                if run <= 0:
-                    continue
-                for cb in range(0, width_acc, nr):
-                    _product_add(
-                        scores, p0 * width_s + qb, 1, width_s, values, v_start + p0 * v_step + cb,
-                        v_step, acc, qb * width_acc + cb, width_acc, run,
-                    )  # fmt: skip
-
-    for r in range(rows):
-        # A query with no visible key has col_sum 0: 0/0 is NaN, as in the reference.
-        total = col_sum[r]
-        for e in range(d_v):
-            out[q0 + r, e] = acc[r, e] / total if total > 0.0 else np.nan
-
-
 def _fetch_add_typing(typingctx: Any, counter: Any, amount: Any) -> Any:
     """counter[0] += amount as one atomic step shared by all threads; the value before the step
     (with amount 0, a read that sees every write made before the other threads' steps)."""
@@ -953,10 +788,10 @@ def _task_tile(task: int, tiles: int) -> tuple[int, int]:
 
 @numba.njit(cache=True, nogil=True)
 def _flash_core(
-    q: Array,
-    k: Array,
-    v: Array,
-    mask: Array,
+    q_all: Array,
+    k_all: Array,
+    v_all: Array,
+    mask_all: Array,
     q_of: Array,
     k_of: Array,
     v_of: Array,
@@ -964,58 +799,206 @@ def _flash_core(
     has_mask: bool,
     causal: bool,
     scale: np.floating[Any],
-    rows: int,
+    task_rows: int,
     block_k: int,
     next_task: Array,
     finished: Array,
-    out: Array,
+    out_all: Array,
 ) -> int:
     """One worker: take tasks from `next_task` until none is left, each filling
-    out[b, q0:q0 + rows] = attention(q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]]).
+    out[b, q0:q1] = attention(q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]]) for the
+    queries q0..q1-1 of one batch entry b (`task_rows` of them, fewer in the last tile).
 
-    q is (Bq, T_q, d_k), k (Bk, T_k, d_k), v (Bv, T_k, d_v), mask (Bm, 1 or T_q, 1 or T_k)
-    additive in base 2, out (B, T_q, d_v); the *_of arrays map each output batch entry to its
-    inputs. `scale` is log2(e) / sqrt(d_k); a task is `rows` queries of one batch entry.
+    q_all is (Bq, T_q, d_k), k_all (Bk, T_k, d_k), v_all (Bv, T_k, d_v), mask_all (Bm, 1 or
+    T_q, 1 or T_k) additive in base 2, out_all (B, T_q, d_v); the *_of arrays map each output
+    batch entry to its inputs. `scale` is log2(e) / sqrt(d_k).
 
     Every thread of a call runs this with the same arguments (_run_workers): each allocates
     its scratch once, then takes the next task (a query tile of one batch entry) from the shared
     counter until none is left, so a thread that is slowed down takes fewer tasks instead of
     holding the others up. It holds no GIL, so the threads run at once. Each finished task
     adds one to `finished`; the worker returns that count as it stops: when it is the number of
-    tasks, `out` is complete and no thread will write to it again.
+    tasks, `out_all` is complete and no thread will write to it again.
+
+    Scratch: q_t (d_k × W) the transposed query tile, scores (≥ block_k × W) the transposed
+    score tile S^T, acc (W × padded d_v) the running weighted sum of value rows, spare_k and
+    spare_v zero-padded copies of rows that the block product cannot read in place; per query,
+    col_max (the running max), col_sum (float64), shift, factor (2 × W) and tile_sum.
+
+    One function, the task's work written inside the task loop: a jitted function of its own
+    would be optimised and turned into machine code once alone and again inside this one (a
+    sixth of a cold compile), and Numba's `inline="always"` costs more than that.
     """
-    batch, t_q = out.shape[:2]
-    d_k, d_v = q.shape[2], v.shape[2]
-    nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
-    tiles = (t_q + rows - 1) // rows
+    batch, t_q = out_all.shape[:2]
+    d_k, d_v = q_all.shape[2], v_all.shape[2]
+    nr = _COLUMNS_32 if q_all.itemsize == 4 else _COLUMNS_64
+    tiles = (t_q + task_rows - 1) // task_rows
     tasks = batch * tiles
-    # Query columns: whole panels of nr for S^T, whole blocks of _ROWS for P V.
-    width = _round_up(_round_up(rows, nr), _ROWS)
-    key_rows = _round_up(block_k, _ROWS)
+    # Query columns: whole panels of nr for S^T, whole blocks of _ROWS for P V. (np.int64(_ROWS):
+    # a plain constant would make Numba compile _round_up once more for that literal value.)
+    scratch_width = _round_up(_round_up(task_rows, nr), np.int64(_ROWS))
+    key_rows = _round_up(block_k, np.int64(_ROWS))
     width_acc = _round_up(d_v, nr)
     spare_v_rows = 0 if d_v % nr == 0 else block_k
     # Rows of the query and score tiles: a whole, odd number of 64-byte lines (see the top).
-    line = 64 // q.itemsize
-    stride = ((width + line - 1) // line | 1) * line
-    q_t = np.empty((d_k, stride), dtype=q.dtype)
-    scores = np.empty((key_rows, stride), dtype=q.dtype)
-    acc = np.empty((width, width_acc), dtype=q.dtype)
-    spare_k = np.empty((_ROWS, d_k), dtype=q.dtype)
-    spare_v = np.empty((spare_v_rows, width_acc), dtype=q.dtype)
-    col_max = np.empty(width, dtype=q.dtype)
-    col_sum = np.empty(width, dtype=np.float64)
-    shift = np.empty(width, dtype=q.dtype)
-    factor = np.empty((2, width), dtype=q.dtype)
-    tile_sum = np.empty(width, dtype=q.dtype)
+    line_floats = 64 // q_all.itemsize
+    stride = ((scratch_width + line_floats - 1) // line_floats | 1) * line_floats
+    dtype = q_all.dtype
+    q_t = np.empty((d_k, stride), dtype=dtype)
+    scores = np.empty((key_rows, stride), dtype=dtype)
+    acc = np.empty((scratch_width, width_acc), dtype=dtype)
+    spare_k = np.empty((_ROWS, d_k), dtype=dtype)
+    spare_v = np.empty((spare_v_rows, width_acc), dtype=dtype)
+    col_max = np.empty(scratch_width, dtype=dtype)
+    col_sum = np.empty(scratch_width, dtype=np.float64)
+    shift = np.empty(scratch_width, dtype=dtype)
+    factor = np.empty((2, scratch_width), dtype=dtype)
+    tile_sum = np.empty(scratch_width, dtype=dtype)
     task = _fetch_add(next_task, 1)
     while task < tasks:
+        # The task: queries q0..q1-1 of batch entry b, written into out[q0:q1].
         b, tile = _task_tile(task, tiles)
-        q0 = tile * rows
-        _attend_query_tile(
-            q[q_of[b]], k[k_of[b]], v[v_of[b]], mask[mask_of[b]], has_mask, causal,
-            scale, q0, min(q0 + rows, t_q), block_k, out[b],
-            q_t, scores, acc, spare_k, spare_v, col_max, col_sum, shift, factor, tile_sum,
-        )  # fmt: skip
+        q0 = tile * task_rows
+        q1 = min(q0 + task_rows, t_q)
+        q, k, v, mask = q_all[q_of[b]], k_all[k_of[b]], v_all[v_of[b]], mask_all[mask_of[b]]
+        out = out_all[b]
+        t_k, d_k, d_v = k.shape[0], k.shape[1], v.shape[1]
+        rows = q1 - q0
+        offset = t_k - q.shape[0]
+        nr = _COLUMNS_32 if q.itemsize == 4 else _COLUMNS_64
+        columns = _round_up(rows, nr)  # query columns the score products fill
+        width_s, width_acc = scores.shape[1], acc.shape[1]
+        v_in_place = d_v % nr == 0
+        row_step = 1 if mask.shape[0] > 1 else 0
+        col_step = 1 if mask.shape[1] > 1 else 0
+
+        for c in range(d_k):
+            for r in range(rows):
+                q_t[c, r] = q[q0 + r, c] * scale
+            for r in range(rows, q_t.shape[1]):
+                q_t[c, r] = 0.0
+        col_max[:] = -np.inf
+        col_sum[:] = 0.0
+        acc[:, :] = 0.0
+        if not v_in_place:
+            spare_v[:, :] = 0.0
+
+        # With a causal mask, query i sees keys j <= i + offset: tiles right of the last query's
+        # diagonal are never touched.
+        k_stop = min(t_k, q1 + offset) if causal else t_k
+        for k0 in range(0, max(k_stop, 0), block_k):
+            width = min(block_k, k_stop - k0)
+            if has_mask and _tile_is_blocked(mask, q0, q1, k0, k0 + width, causal, offset):
+                continue
+            # Key rows of this tile that some query of the tile sees.
+            seen = min(width, q0 + rows + offset - k0) if causal else width
+            if seen <= 0:
+                continue
+
+            for c in range(columns):
+                factor[0, c] = col_max[c]
+            # With no mask and every key of the tile seen by every query of it, the column maxima
+            # are taken as the score blocks leave the registers, not in a pass of their own.
+            max_in_product = not has_mask and (not causal or k0 + seen - 1 <= q0 + offset)
+
+            # S^T = K_tile (scale · Q_tile)^T, panel by panel of nr queries, each against every
+            # block of _ROWS keys it sees: the panel's rows of Q^T (d_k × nr) stay in L1 for the
+            # whole tile. Panel by panel is 4.5% less time per call than block by block with AVX2
+            # (T = 2048, one thread), and the same with AVX-512.
+            last = seen - 1 - (seen - 1) % _ROWS  # the tile's last block of keys
+            if k0 + last + _ROWS > t_k:
+                spare_k[:, :] = 0.0
+                # Element by element, not as a slice copy: a slice copy makes Numba compile its
+                # shape-mismatch error path (~2.5 s of a cold compile), and these copies are rare.
+                for r in range(t_k - k0 - last):
+                    for e in range(d_k):
+                        spare_k[r, e] = k[k0 + last + r, e]
+            # Blocks of keys read in place, then the tile's last block from spare_k when it runs
+            # past T_k. Each array is named at its own call: an array variable rebound inside the
+            # loop costs Numba reference counts (atomic, through calls) on every block.
+            in_place = last if k0 + last + _ROWS > t_k else last + _ROWS
+            max_seen = seen if max_in_product else 0  # key rows a block's column maxima count
+            # Where the maxima come with the products, a panel's maxima are final once its products
+            # are done: its exponentials are then taken by the next panel's block products, each
+            # block of the previous panel in the loop of the same block of this one, in the shadow
+            # of the products' multiply-adds (`exp_rows`: rows of the previous panel's block; none
+            # for the first panel, and none where the maxima need a pass of their own).
+            in_products = max_in_product and _EXP_IN_PRODUCTS
+            tile_sum[:] = 0.0
+            for qp in range(0, columns, nr):
+                reach = min(seen, q0 + min(qp + nr, rows) + offset - k0) if causal else seen
+                before = max(qp - nr, 0)
+                exp_rows = seen if in_products and qp > 0 else 0
+                for kb in range(0, min(reach, in_place), _ROWS):
+                    _product_set_max(
+                        k, (k0 + kb) * d_k, d_k, 1, q_t, qp, q_t.shape[1], scores,
+                        kb * width_s + qp, width_s, d_k, col_max, qp, max_seen - kb,
+                        scores, kb * width_s + before, width_s, exp_rows - kb, shift, before,
+                        tile_sum, before,
+                    )  # fmt: skip
+                if reach > in_place:
+                    _product_set_max(
+                        spare_k, 0, d_k, 1, q_t, qp, q_t.shape[1], scores,
+                        last * width_s + qp, width_s, d_k, col_max, qp, max_seen - last,
+                        scores, last * width_s + before, width_s, exp_rows - last, shift, before,
+                        tile_sum, before,
+                    )  # fmt: skip
+                if in_products:
+                    _set_shift(col_max, shift, qp, qp + nr)
+            if in_products:
+                # the last panel
+                _exp2_span(scores, 0, seen, shift, columns - nr, columns, tile_sum)
+            else:
+                # Online softmax, one key row of S^T at a time, in vectors across the queries.
+                for j in range(0 if max_in_product else seen):
+                    line = scores[j]
+                    if has_mask:
+                        key = (k0 + j) * col_step
+                        for c in range(rows):
+                            line[c] += mask[(q0 + c) * row_step, key]
+                    if causal:
+                        # Key k0 + j is hidden from queries before k0 + j - offset.
+                        line[: max(min(k0 + j - offset - q0, columns), 0)] = -np.inf
+                    for c in range(columns):
+                        col_max[c] = max(col_max[c], line[c])
+                _set_shift(col_max, shift, np.int64(0), columns)  # not a literal 0 (see top)
+                _exp2_span(scores, 0, seen, shift, 0, columns, tile_sum)
+            # factor = 2^(old max - new max) rescales what was accumulated (factor[1]: a scratch).
+            _exp2_span(factor, 0, 1, shift, 0, columns, factor[1])
+            for c in range(rows):
+                col_sum[c] = col_sum[c] * factor[0, c] + tile_sum[c]
+                if factor[0, c] != 1.0:
+                    for e in range(width_acc):
+                        acc[c, e] *= factor[0, c]
+
+            # acc += P V, in runs of _PV_RUN keys, each block of _ROWS queries over the keys of the
+            # run that its last query sees.
+            if v_in_place:
+                values, v_start, v_step = v, k0 * d_v, d_v
+            else:
+                for r in range(width):  # element by element, as spare_k above
+                    for e in range(d_v):
+                        spare_v[r, e] = v[k0 + r, e]
+                values, v_start, v_step = spare_v, 0, width_acc
+            for p0 in range(0, seen, _PV_RUN):
+                for qb in range(0, rows, _ROWS):
+                    depth = min(seen, q0 + min(qb + _ROWS, rows) + offset - k0) if causal else seen
+                    run = min(depth - p0, _PV_RUN)
+                    if run <= 0:
+                        continue
+                    for cb in range(0, width_acc, nr):
+                        _product_add(
+                            scores, p0 * width_s + qb, 1, width_s, values,
+                            v_start + p0 * v_step + cb, v_step, acc, qb * width_acc + cb, width_acc,
+                            run,
+                        )  # fmt: skip
+
+        for r in range(rows):
+            # A query with no visible key has col_sum 0: 0/0 is NaN, as in the reference.
+            total = col_sum[r]
+            for e in range(d_v):
+                out[q0 + r, e] = acc[r, e] / total if total > 0.0 else np.nan
+
         _fetch_add(finished, 1)
         task = _fetch_add(next_task, 1)
     return _fetch_add(finished, 0)
