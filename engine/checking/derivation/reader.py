@@ -391,11 +391,14 @@ class StepReader:
         markers = set(_MARKER_NAME.findall(rewritten))
         vocabulary = self.vocabulary(markers | (extra or set()))
         try:
-            plain = normalise(
-                rewritten,
-                symbols=vocabulary.symbols,
-                aliases=self.aliases,
-                matrices=vocabulary.matrices,
+            plain = self.remember(
+                ("normalised", rewritten, vocabulary.symbols, vocabulary.matrices),
+                lambda: normalise(
+                    rewritten,
+                    symbols=vocabulary.symbols,
+                    aliases=self.aliases,
+                    matrices=vocabulary.matrices,
+                ),
             )
             tree = parse_tree(plain, vocabulary)
         except AnswerError as error:
