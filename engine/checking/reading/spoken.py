@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from engine.checking.reading.brackets import ROUND_AND_SQUARE, top_level
 from engine.checking.reading.safe_ast import one_slip
 
 # A root said in words; `√` takes the next operand, as in `√d_k`.
@@ -70,12 +71,10 @@ def _function_of(text: str) -> str:
     match = _FUNCTION_OF.search(text)
     if match is None:
         return text
-    start, depth = match.end(), 0
-    for at in range(start, len(text)):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[at], 0)
-        if depth == 0 and text[at] == ",":
-            inside, rest = text[start:at], text[at + 1 :]
-            return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
+    start = match.end()
+    for comma in top_level(",", text, start, brackets=ROUND_AND_SQUARE):
+        inside, rest = text[start : comma.start()], text[comma.end() :]
+        return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
     return f"{text[: match.start()]}{match.group(1)}({text[start:].strip()})"
 
 
