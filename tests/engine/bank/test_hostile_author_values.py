@@ -1,6 +1,6 @@
 """Values in a bank or drill that no answer could ever be checked against: a number beyond the
 floating-point range, a `ranges:` interval that is empty, infinite or of a size at which the
-random test cannot tell answers apart.
+test points overflow or underflow.
 
 Each is refused when the set is opened (PATH:LINE, exit 2), before a question is shown, as
 lint reports it: never only after the learner has typed an answer.
@@ -110,7 +110,9 @@ def test_a_drill_value_beyond_float_range_is_refused_before_the_first_step(
 
 
 @pytest.mark.parametrize(
-    "ranges", ["[0, 1]", "[1, 4096]", "[-1000, 1000]", "[0.001, 0.01]", "[1, 1.0e+7]"], ids=str
+    "ranges",
+    ["[0, 1]", "[1, 4096]", "[-1000, 1000]", "[0.001, 0.01]", "[1, 1.0e+7]", "[1, 1.0e+10]"],
+    ids=str,
 )
 def test_ordinary_ranges_still_load(ranges: str, store_home: Path, run: Run) -> None:
     path = store_home / "quizzes" / "98.yaml"
@@ -151,3 +153,25 @@ def test_a_timed_drill_value_beyond_float_range_is_refused_before_the_clock_star
     assert "Var(q·k) = ?" not in result.stdout
     assert result.stderr.startswith(f"attnquiz: error: {path}:13:"), result.stderr
     assert "beyond the floating-point range" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("ranges", "size"), [("[1.0e+9, 1.0e+10]", "1e+10"), ("[1.0e-14, 1.0e-13]", "1e-13")], ids=str
+)
+def test_a_range_where_the_test_is_weak_loads_as_before_and_lint_warns(
+    ranges: str, size: str, store_home: Path, run: Run
+) -> None:
+    # A user's bank that loaded before keeps loading; lint tells its author why x + 1 or -x may
+    # pass for x there.
+    path = store_home / "quizzes" / "98.yaml"
+    path.write_text(
+        BANK.format(kind="expression", answer='"2*x"', extra=f"    ranges: {{x: {ranges}}}\n"),
+        encoding="utf-8",
+    )
+    lint = run("lint", str(path))
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert f"{path}:6: warning: item 'item': the range of x reaches {size} in size" in lint.stderr
+    assert "(1 warning(s))" in lint.stdout
+    result = run("quiz", "98", input="x + x\n")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "correct" in result.stdout.lower()
