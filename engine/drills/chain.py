@@ -41,6 +41,43 @@ def without_unknown(drill: Drill, step: DrillStep, line: str) -> str:
     return re.sub(rf"^\s*(?:{pattern})\s*=(?!=)", "", line, count=1)
 
 
+# What a line names on its left: the text before its first `=` or `:` (`bytes = …`, `Bytes: …`).
+_LEFT_NAME = re.compile(r"\s*([^=:]+?)\s*(?::|=(?!=))")
+
+
+def _name_key(name: str) -> str:
+    """A quantity's name as compared: without spaces; a plain word without its case (`FLOPs`,
+    `flops`), a name with symbols as written (`dL/dQ` is not `dL/dq`)."""
+    name = re.sub(r"\s+", "", name)
+    return name.casefold() if name.isalpha() else name
+
+
+def named_otherwise(drill: Drill, index: int, line: str) -> str:
+    """Why a line that names on its left the quantity another step of the drill solves for
+    (`bytes = 2T² d_k` or `Bytes: 2T² d_k` where the FLOPs are asked, `FLOPs = 40` where d_k
+    is) is not this step; "" when it names this step's quantity, no quantity of the drill, or
+    nothing. The drill's own `solve_for` names (with their aliases) are its quantities."""
+    found = _LEFT_NAME.match(line)
+    if found is None:
+        return ""
+    written = _name_key(found.group(1))
+    step = drill.steps[index]
+    for number, other in enumerate(drill.steps, start=1):
+        if other.solve_for is None:
+            continue
+        names = [other.solve_for, *drill.assumptions.aliases.get(other.solve_for, [])]
+        if written not in map(_name_key, names):
+            continue
+        if other is step:
+            return ""
+        asked_for = f"asks for {step.solve_for}" if step.solve_for else f"is step {index + 1}"
+        return (
+            f"this step {asked_for}; your line gives {found.group(1)}, which is another "
+            f"quantity (step {number}'s)"
+        )
+    return ""
+
+
 def asked(step: DrillStep) -> str:
     """The expected line as the checker is given it: `dL/dQ = G K / √d_k` when the step solves
     for dL/dQ, so that a line naming another quantity on its left (`dL/dK = ...`) is not it."""
@@ -97,6 +134,10 @@ def judge_line(
     the step on the way there (`Σ_a E[q_a] E[k_a] = 0`).
     """
     step = drill.steps[index]
+    if other := named_otherwise(drill, index, line):
+        return Judgement(
+            StepVerdict(readable=True, valid=False, reaches_expected=False, message=other), None
+        )
     assumptions = with_given(drill.assumptions.for_checker(), step)
     before = previous_for(step, previous)
     text = without_unknown(drill, step, line)

@@ -45,6 +45,10 @@ def check_step(
     note = ""
     if (implied := _implied(step)) is not None:  # `d_k/4 = 10 ⇒ d_k = 40`: the step is d_k = 40
         step, note = implied, " (what comes before ⇒ is not checked)"
+    if (limit := _limit_taken(reader, step)) is not None:
+        if isinstance(limit, StepVerdict):  # `lim_{T→∞} … = T/4`: the limit is something else
+            return limit
+        step = limit  # `lim_{T→∞} d_k/(4(1 + d_k/T)) = d_k/4`: the limit holds; the step is d_k/4
     if expected is not None:
         step = _without_name(reader, step, expected)
     if (closers := _left_open(step)) and _readable(reader, step + closers, before is not None):
@@ -116,22 +120,79 @@ def check_step(
 
 # An implication: what comes after it is the step, what comes before it the reason.
 _IMPLIES = re.compile(r"⇒|⟹|=>|\\implies(?![A-Za-z])|\\Rightarrow(?![A-Za-z])|∴")
+# An arrow, which implies only after an equation (`d_k/4 = 10 → d_k = 40`); after an expression
+# it says what the expression tends to (`intensity → d_k/4`).
+_ARROW = re.compile(r"→|⟶|->|\\to(?![A-Za-z])|\\rightarrow(?![A-Za-z])")
+
+
+def _arrow(step: str, cut: int, position: int) -> re.Match[str] | None:
+    """The arrow at `position` when it follows an equation (since `cut`), else None."""
+    if "=" not in step[max(cut, 0) : position].replace("==", ""):
+        return None
+    return _ARROW.match(step, position)
 
 
 def _implied(step: str) -> str | None:
-    """`d_k/4 = 10 ⇒ d_k = 40` -> `d_k = 40`: the conclusion of a line that states an
-    implication outside brackets; None for a line with none."""
+    """`d_k/4 = 10 ⇒ d_k = 40` (or `→ d_k = 40`) -> `d_k = 40`: the conclusion of a line that
+    states an implication outside brackets; None for a line with none."""
     depth, cut = 0, -1
     for position, char in enumerate(step):
         if char in "([{":
             depth += 1
         elif char in ")]}":
             depth -= 1
-        elif depth == 0 and (found := _IMPLIES.match(step, position)):
+        elif depth == 0 and (
+            found := _IMPLIES.match(step, position) or _arrow(step, cut, position)
+        ):
             cut = found.end()
     if cut < 0 or not step[cut:].strip():
         return None
     return step[cut:]
+
+
+# A limit a line opens with: `lim_{T→∞}`, `\\lim_{T \\to \\infty}`, `lim_(T -> inf)`.
+_LIMIT = re.compile(
+    r"\s*\\?lim\s*_\s*[{(]\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:→|->|\\to(?![A-Za-z])|"
+    r"\\rightarrow(?![A-Za-z]))\s*\+?(?:∞|\\infty(?![A-Za-z])|inf(?:inity)?(?![A-Za-z])|oo)\s*[})]"
+)
+
+
+def _limit_taken(reader: StepReader, step: str) -> str | StepVerdict | None:
+    """`lim_{T→∞} A = B = …` -> `B = …` when A, a closed form, tends to B as T grows (the limit is
+    worked out, not taken on trust); a verdict saying what A tends to when that is not B, or
+    that the limit cannot be worked out; None for a line that opens with no limit or states no
+    value for it."""
+    import sympy
+
+    found = _LIMIT.match(step)
+    if found is None:
+        return None
+    try:
+        sides = split_sides(step[found.end() :])
+    except AnswerError:
+        return None
+    if len(sides) < 2 or not all(side.strip() for side in sides):
+        return None
+    name = reader.rename.get(found.group(1), found.group(1))
+    try:
+        tending, value = reader.read(sides[0]), reader.read(sides[1])
+        variable = next((s for s in tending.free_symbols if str(s) == name), None)
+        if variable is None or not reader.is_closed(reader.side(sides[0], tending)):
+            raise ValueError("not a closed form in the variable")
+        limit = sympy.limit(tending, variable, sympy.oo)
+        holds = sympy.simplify(limit - value) == 0
+    except (Exception, RecursionError):
+        return unchecked(
+            f"could not check this step: the limit of `{sides[0].strip()}` as {name} grows "
+            "could not be worked out; write the expression and its limit in closed form"
+        )
+    if holds:
+        return "=".join(sides[1:])
+    return StepVerdict(
+        readable=True, valid=False, reaches_expected=False,
+        message=f"as {name} grows, {reader.show(tending)} tends to {reader.show(limit)}, "
+        f"not {reader.show(value)}",
+    )  # fmt: skip
 
 
 def _without_name(reader: StepReader, step: str, expected: str) -> str:

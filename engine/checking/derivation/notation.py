@@ -33,6 +33,7 @@ DOT_PREFIX = "zzdot_"
 SUM_PREFIX = "zzsum_"
 DERIVATIVE_PREFIX = "zzdiff_"
 OPERATOR_PREFIX = "zzdop_"
+GIVEN_PREFIX = "zzgiven_"
 _BY = "_by_"
 
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
@@ -97,8 +98,8 @@ def operator_marker(variable: str) -> str:
 
 
 def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
-    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)), or
-    None for other names."""
+    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)),
+    ("given", (k,)), or None for other names."""
     if name.startswith(DOT_PREFIX):
         first, _, second = name[len(DOT_PREFIX) :].partition("_")
         return ("dot", (first, second))
@@ -106,6 +107,8 @@ def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
         return ("sum", (name[len(SUM_PREFIX) :],))
     if name.startswith(OPERATOR_PREFIX):
         return ("operator", (name[len(OPERATOR_PREFIX) :],))
+    if name.startswith(GIVEN_PREFIX):
+        return ("given", (name[len(GIVEN_PREFIX) :],))
     if name.startswith(DERIVATIVE_PREFIX) and _BY in name:
         quantity, _, variable = name[len(DERIVATIVE_PREFIX) :].partition(_BY)
         return ("derivative", (quantity, variable))
@@ -140,7 +143,10 @@ def rewrite_derivation(
     if isinstance(indices, Mapping):
         text = _written_out_sums(text, indices, rename or {})
     text = _square_brackets_to_calls(text)
+    if isinstance(indices, Mapping):
+        text = _products_of_means(text, vectors, indices, dimension)
     text = _mark_dot_products(text, vectors)
+    text = _conditional_means(text, vectors)
     text = _mark_derivatives(text, quantities, rename or {})
     sizes = dict(indices) if isinstance(indices, Mapping) else {}
     return _mark_sums(text, set(indices), _Ranges(sizes, rename or {}, dimension))
@@ -302,6 +308,39 @@ def _square_brackets_to_calls(text: str) -> str:
     return text
 
 
+_MEAN_CALL = re.compile(r"(?<![A-Za-z0-9_])E\s*\(")
+
+
+def given_marker(vector: str) -> str:
+    return f"{GIVEN_PREFIX}{vector}"
+
+
+def _conditional_means(text: str, vectors: Sequence[str]) -> str:
+    """`E(X | k)` -> `E((X)*zzgiven_k)`: the mean of X given the vector k, marked for the
+    lowering (`expectation.Lowering`), which averages over the other vectors only. Only whole
+    vectors are conditioned on; a bar before anything else is left for the reader to refuse."""
+    start = 0
+    while found := _MEAN_CALL.search(text, start):
+        start = found.end()
+        close = _matching_close(text, found.end() - 1)
+        if close is None:
+            break
+        inside = text[found.end() : close]
+        depth, bar = 0, -1
+        for position, char in enumerate(inside):
+            depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+            if char == "|" and depth == 0:
+                bar = position
+        if bar < 0:
+            continue
+        given = [name.strip() for name in inside[bar + 1 :].split(",")]
+        if not inside[:bar].strip() or not given or not set(given) <= set(vectors):
+            continue
+        markers = "*".join(given_marker(name) for name in given)
+        text = f"{text[: found.end()]}({inside[:bar]})*{markers}{text[close:]}"
+    return text
+
+
 def _matching_close(text: str, opening: int) -> int | None:
     depth = 0
     for position in range(opening, len(text)):
@@ -311,14 +350,38 @@ def _matching_close(text: str, opening: int) -> int | None:
     return None
 
 
+# What stands between the vectors of a dot product: `q·k` (already `*`), `q.k`, `q^T k`, `qᵀk`.
+_DOT_OPERATOR = r"\s*(?:\*|\.|@|⊤|\^\s*T(?![A-Za-z0-9_])|\^\s*\(\s*T\s*\))?\s*"
+
+
+def _products_of_means(
+    text: str, vectors: Sequence[str], indices: Mapping[str, str], dimension: str
+) -> str:
+    """`E(q)·E(k)` -> `sum_a (E(q_a)*E(k_a))`: the mean of a vector is the vector of its
+    components' means, so the dot product of two means is the sum of the products of the
+    components' means, over an index of the vectors the line does not use otherwise."""
+    if not vectors:
+        return text
+    free = [i for i, size in indices.items() if size == dimension and f"_{i}" not in text]
+    if not free:
+        return text
+    names = "|".join(re.escape(v) for v in sorted(vectors, key=len, reverse=True))
+    mean = rf"(?<![A-Za-z0-9_])E\s*\(\s*({names})\s*\)"
+    index = free[0]
+    return re.sub(
+        mean + _DOT_OPERATOR + mean,
+        lambda m: f"sum_{index} (E({m.group(1)}_{index})*E({m.group(2)}_{index}))",
+        text,
+    )
+
+
 def _mark_dot_products(text: str, vectors: Sequence[str]) -> str:
     if not vectors:
         return text
     names = "|".join(re.escape(v) for v in sorted(vectors, key=len, reverse=True))
     first = rf"(?<![A-Za-z_\\])({names})"
     second = rf"({names})(?![A-Za-z0-9_])"
-    operator = r"\s*(?:\*|\.|@|⊤|\^\s*T(?![A-Za-z0-9_])|\^\s*\(\s*T\s*\))?\s*"
-    written = re.compile(rf"{first}(?![A-Za-z0-9_]){operator}{second}")
+    written = re.compile(rf"{first}(?![A-Za-z0-9_]){_DOT_OPERATOR}{second}")
     run_together = re.compile(first + second)
     called = re.compile(
         rf"(?<![A-Za-z0-9_])dot\s*\(\s*({names})\s*,\s*({names})\s*\)"

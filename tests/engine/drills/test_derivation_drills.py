@@ -350,3 +350,26 @@ def test_a_line_may_put_the_given_values_into_the_general_formula_but_must_end_w
     left_in = judge_at(checker, drill, 3, "√d_k").verdict
     assert not left_in.correct and "put in d_k = 512" in left_in.message
     assert not judge_at(checker, drill, 3, "Var(q·k) = √512").verdict.correct
+
+
+@pytest.mark.parametrize(
+    ("drill", "step", "line", "right"),
+    [
+        ("intensity-crossover", 1, "Bytes: 2 T² d_k", False),  # step 2's quantity
+        ("intensity-crossover", 1, "bytes = 2 T^2 d_k", False),
+        ("intensity-crossover", 1, "flops = 2 T^2 d_k", True),  # a word, whatever its case
+        ("intensity-crossover", 2, "FLOPs = 8 T d_k + 8 T^2", False),
+        ("intensity-crossover", 2, "Bytes: 8 T (d_k + T)", True),
+        ("intensity-crossover", 6, "FLOPs = 40", False),  # the step solves for d_k
+        ("intensity-crossover", 3, "intensity = T d_k / (4 (d_k + T))", True),  # not the drill's
+        ("backward-pass", 5, "dL/dq = Σ_t g_t k_t / √d_k", True),  # dL/dq is not dL/dQ
+    ],
+)
+def test_a_line_naming_another_steps_quantity_is_not_this_step(
+    drill: str, step: int, line: str, right: bool
+) -> None:
+    drills = {d.id: d for d in shipped_drills()}
+    judgement = judge_at(warm_checker(), drills[drill], step - 1, line)
+    assert judgement.verdict.correct is right, judgement.verdict.message
+    if not right:
+        assert "another quantity" in judgement.verdict.message

@@ -1,0 +1,144 @@
+"""Lines that state their step after a reason, an implication or a limit, and words that name
+another quantity. (Found by the held-out table tests/engine/drills/cases/steps-15-heldout-5.tsv.)"""
+
+from engine.checking.derivation import Assumptions, check_step
+
+SCORES = Assumptions(normal_vectors=("q", "k"), aliases={"d_k": ("d", "dk", "d_{k}")})
+ROOFLINE = Assumptions(symbols=("T",), positive=("T",), aliases={"d_k": ("d", "dk")})
+BYTES = "8 T d_k + 8 T^2"
+
+
+# --- a line that opens with its reason states its step in its last clause -------------------
+
+
+def test_the_conclusion_after_a_reason_in_words_is_the_step() -> None:
+    before = "Σ_a (E[q_a^2] E[k_a^2] - E[q_a]^2 E[k_a]^2)"
+    line = "since E[q_a^2] = 1 and E[q_a] = 0, each term is 1, so Var(q·k) = d_k"
+    verdict = check_step(before, line, expected="d_k", assumptions=SCORES)
+    assert verdict.correct, verdict.message
+    wrong = check_step(before, line.replace("= d_k", "= d_k^2"), assumptions=SCORES)
+    assert wrong.readable and not wrong.correct
+
+
+def test_a_reason_naming_the_terms_is_not_read_as_the_step() -> None:
+    line = "since the products q_a k_a are independent, Σ_a Var(q_a k_a) / d_k"
+    verdict = check_step(
+        "Var(q·k)/d_k", line, expected="Σ_a Var(q_a k_a) / d_k", assumptions=SCORES
+    )
+    assert verdict.correct, verdict.message
+
+
+def test_a_line_that_opens_with_its_expression_keeps_it() -> None:
+    # the clause after the comma is the reason here, not the step
+    verdict = check_step("Σ_a E[q_a k_a]", "Σ_a E[q_a]^2 E[k_a]^2, so it is 0", assumptions=SCORES)
+    assert verdict.readable and not verdict.correct
+
+
+# --- an arrow after an equation is an implication ------------------------------------------
+
+
+def test_an_arrow_after_an_equation_implies_the_step_after_it() -> None:
+    for line, right in [("d_k/4 = 10 → d_k = 40", True), ("d_k/4 = 10 -> d_k = 14", False)]:
+        verdict = check_step(None, line, expected="d_k = 4 * 10 = 40", assumptions=ROOFLINE)
+        assert verdict.correct is right, (line, verdict.message)
+
+
+def test_an_arrow_after_an_expression_is_still_what_it_tends_to() -> None:
+    verdict = check_step(None, "intensity → d_k/4", expected="d_k/4", assumptions=ROOFLINE)
+    assert verdict.correct, verdict.message
+
+
+# --- a limit worked out, not taken on trust -------------------------------------------------
+
+
+def test_a_limit_that_holds_gives_its_value_as_the_step() -> None:
+    for line in [
+        "lim_{T→∞} d_k/(4(1 + d_k/T)) = d_k/4",
+        "\\lim_{T \\to \\infty} \\frac{T d_k}{4(d_k + T)} = \\frac{d_k}{4}",
+    ]:
+        verdict = check_step(None, line, expected="d_k/4", assumptions=ROOFLINE)
+        assert verdict.correct, (line, verdict.message)
+
+
+def test_a_limit_that_does_not_hold_is_wrong_and_says_what_it_tends_to() -> None:
+    verdict = check_step(
+        None, "lim_{T→∞} T d_k/(4(d_k + T)) = T/4", expected="d_k/4", assumptions=ROOFLINE
+    )
+    assert verdict.readable and not verdict.correct
+    assert "tends to" in verdict.message and "d_k/4" in verdict.message
+
+
+# --- a word of what is counted names the quantity ------------------------------------------
+
+
+def test_a_word_of_what_is_counted_names_the_quantity() -> None:
+    verdict = check_step(
+        None, "flops(Q K^T) = 2 * T**2 * d_k", expected="2 T^2 d_k", assumptions=ROOFLINE
+    )
+    assert verdict.correct, verdict.message
+    # a function of the question's own quantities is a claim about them, not a name
+    claim = check_step(None, "std(q·k) = d_k", expected="d_k", assumptions=SCORES)
+    assert not claim.correct
+    bytes_ = check_step(None, "bytes(S) = " + BYTES, expected=BYTES, assumptions=ROOFLINE)
+    assert bytes_.correct, bytes_.message
+
+
+# --- means given a vector, and the mean of a vector ------------------------------------------
+
+SOFTMAX = Assumptions(indices=("i", "j", "k"), symbols=("s_i", "m"))
+
+
+def test_a_mean_given_one_vector_averages_over_the_other() -> None:
+    for before, line, expected in [
+        ("E[q·k]", "E[q·k] = E[ E[q·k | k] ] = Σ_a E[ E[q_a k_a | k] ]", "Σ_a E[q_a k_a]"),
+        ("Σ_a E[q_a k_a]", "Σ_a E[ k_a E[q_a | k] ] = Σ_a E[k_a] E[q_a]", "Σ_a E[q_a] E[k_a]"),
+        ("Σ_a E[q_a] E[k_a]", "Σ_a E[k_a · E[q_a | k]] = Σ_a E[k_a · 0] = 0", "0"),
+    ]:
+        verdict = check_step(before, line, expected=expected, assumptions=SCORES)
+        assert verdict.correct, (line, verdict.message)
+
+
+def test_a_mean_given_a_vector_is_still_random_in_that_vector() -> None:
+    # E[q·k | k] = Σ_a E[q_a] k_a depends on k: it is not the number E[q·k]
+    verdict = check_step("E[q·k]", "E[q·k | k]", assumptions=SCORES)
+    assert verdict.readable and not verdict.correct
+    assert "E(q·k | k) is a random quantity" in verdict.message
+    wrong = check_step("Σ_a E[q_a k_a]", "Σ_a E[k_a E[q_a | k]] = Σ_a E[k_a]^2", assumptions=SCORES)
+    assert wrong.readable and not wrong.correct
+
+
+def test_a_mean_given_a_vector_of_a_product_of_sums_is_not_guessed() -> None:
+    verdict = check_step("Var(q·k)", "E[E[(q·k)^2 | k]]", assumptions=SCORES)
+    assert not verdict.correct and "not worked out here" in verdict.message
+
+
+def test_the_dot_product_of_two_means_is_the_sum_of_the_products_of_means() -> None:
+    for line in ["E[q·k] = E[q]·E[k]", "E[q]^T E[k]", "E[q]ᵀE[k]"]:
+        verdict = check_step(
+            "Σ_a E[q_a k_a]", line, expected="Σ_a E[q_a] E[k_a]", assumptions=SCORES
+        )
+        assert verdict.correct, (line, verdict.message)
+    wrong = check_step("Σ_a E[q_a k_a]", "E[q]·E[q]", assumptions=SCORES)
+    assert wrong.readable and not wrong.correct
+
+
+# --- a Σ's body ends before the factors that do not use its index ----------------------------
+
+
+def test_a_fraction_times_one_written_as_a_fraction_is_the_asked_fraction() -> None:
+    expected = "e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})"
+    verdict = check_step(
+        "e^{s_i} / Σ_j e^{s_j}",
+        "e^{s_i}/Σ_j e^{s_j} · e^{-m}/e^{-m}",
+        expected=expected,
+        assumptions=SOFTMAX,
+    )
+    assert verdict.correct, verdict.message
+    # the other way round it is not the asked fraction: e^{+m} where e^{-m} is asked
+    flipped = check_step(
+        "e^{s_i} / Σ_j e^{s_j}",
+        "e^{s_i}/Σ_j e^{s_j} · e^{m}/e^{m}",
+        expected=expected,
+        assumptions=SOFTMAX,
+    )
+    assert not flipped.correct
