@@ -16,6 +16,7 @@ from engine.checking.derivation.notation import PartialSum
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
 from engine.checking.derivation.step import Assumptions, Side, StepVerdict, split_sides, unchecked
+from engine.checking.reading.brackets import top_level
 from engine.errors import AnswerError, BankError
 
 
@@ -122,29 +123,18 @@ def check_step(
 _IMPLIES = re.compile(r"⇒|⟹|=>|\\implies(?![A-Za-z])|\\Rightarrow(?![A-Za-z])|∴")
 # An arrow, which implies only after an equation (`d_k/4 = 10 → d_k = 40`); after an expression
 # it says what the expression tends to (`intensity → d_k/4`).
-_ARROW = re.compile(r"→|⟶|->|\\to(?![A-Za-z])|\\rightarrow(?![A-Za-z])")
-
-
-def _arrow(step: str, cut: int, position: int) -> re.Match[str] | None:
-    """The arrow at `position` when it follows an equation (since `cut`), else None."""
-    if "=" not in step[max(cut, 0) : position].replace("==", ""):
-        return None
-    return _ARROW.match(step, position)
+_ARROW = r"→|⟶|->|\\to(?![A-Za-z])|\\rightarrow(?![A-Za-z])"
+_IMPLICATION = re.compile(f"{_IMPLIES.pattern}|{_ARROW}")
 
 
 def _implied(step: str) -> str | None:
     """`d_k/4 = 10 ⇒ d_k = 40` (or `→ d_k = 40`) -> `d_k = 40`: the conclusion of a line that
     states an implication outside brackets; None for a line with none."""
-    depth, cut = 0, -1
-    for position, char in enumerate(step):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif depth == 0 and (
-            found := _IMPLIES.match(step, position) or _arrow(step, cut, position)
-        ):
-            cut = found.end()
+    cut = -1
+    for found in top_level(_IMPLICATION, step):
+        if not _IMPLIES.fullmatch(found.group()) and "=" not in step[max(cut, 0) : found.start()]:
+            continue  # `intensity → d_k/4`: what the expression tends to, not an implication
+        cut = found.end()
     if cut < 0 or not step[cut:].strip():
         return None
     return step[cut:]

@@ -38,6 +38,7 @@ from engine.checking.derivation.random_polynomial import (
 )
 from engine.checking.derivation.step import Assumptions, Side, split_sides
 from engine.checking.equivalence.expression import equivalent, pretty
+from engine.checking.reading.brackets import top_level, unclosed
 from engine.checking.reading.notation import names_used, normalise
 from engine.checking.reading.safe_ast import Vocabulary, parse_tree
 from engine.checking.reading.to_sympy import build
@@ -61,7 +62,6 @@ _WORD = re.compile(
 _OPENING_RELATION = re.compile(
     r"\s*(?:=|≈|→|⟶|\\approx(?![A-Za-z])|\\to(?![A-Za-z])|\\rightarrow)\s*"
 )
-_OPENERS, _CLOSERS = "([{", ")]}"
 # Words that are no prose: letters spelled out (`lambda`, `sigma`) and Python's own words, which
 # mark a line as code, not as an expression with its reason.
 _NOT_PROSE = frozenset(
@@ -877,14 +877,9 @@ def _remark_end(text: str, known: set[str]) -> int:
     """Where the step starts after an opening remark ended by a colon (`assuming q_i, k_i iid
     N(0,1): ...`, `using Var(cX) = c² Var(X): ...`): just after the last colon outside brackets
     when some word of prose comes before it; 0 when the line opens with no such remark."""
-    depth, colon = 0, -1
-    for position, char in enumerate(text):
-        if char in _OPENERS:
-            depth += 1
-        elif char in _CLOSERS:
-            depth -= 1
-        elif char == ":" and depth == 0:
-            colon = position
+    colon = -1
+    for found in top_level(":", text):
+        colon = found.start()
     if colon < 0 or not any(w.group(0) not in known for w in _WORD.finditer(text[:colon])):
         return 0
     return colon + 1
@@ -893,26 +888,15 @@ def _remark_end(text: str, known: set[str]) -> int:
 def _last_clause(text: str, start: int) -> int:
     """Where the last clause of `text` after `start` begins: just after its last `,` or `;`
     outside brackets (`start` when there is none)."""
-    depth, cut = 0, start
-    for position in range(start, len(text)):
-        char = text[position]
-        if char in _OPENERS:
-            depth += 1
-        elif char in _CLOSERS:
-            depth -= 1
-        elif char in ",;" and depth == 0:
-            cut = position + 1
+    cut = start
+    for found in top_level(",;", text, start):
+        cut = found.end()
     return cut
 
 
 def _unclosed_opener(text: str) -> int:
     """Where the first bracket of `text` left open starts (the length of `text` if none is)."""
-    open_at: list[int] = []
-    for position, char in enumerate(text):
-        if char in _OPENERS:
-            open_at.append(position)
-        elif char in _CLOSERS and open_at:
-            open_at.pop()
+    open_at = unclosed(text)
     return open_at[0] if open_at else len(text)
 
 

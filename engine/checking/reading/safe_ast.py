@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.checking.reading.brackets import deepest
 from engine.errors import AnswerError
 
 MAX_LENGTH = 400
@@ -158,14 +159,8 @@ def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_
                 f"character {at} of the answer is {what} U+{ord(char):04X}; "
                 "delete it and type plain text"
             )
-    depth = 0
-    for char in text:
-        if char in "([{":
-            depth += 1
-            if depth > max_depth:
-                raise refuse(f"brackets are nested too deeply; keep them under {max_depth} deep")
-        elif char in ")]}":
-            depth -= 1
+    if deepest(text) > max_depth:
+        raise refuse(f"brackets are nested too deeply; keep them under {max_depth} deep")
 
 
 def parse_tree(text: str, vocabulary: Vocabulary, *, allow_tuple: bool = False) -> ast.expr:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from engine.checking.reading.brackets import ROUND_AND_SQUARE, top_level
+
 # A root said in words; `√` takes the next operand, as in `√d_k`.
 # `root (x, 3)` stays the function root(x, 3); `root of (d_k)` is a square root.
 _ROOT = re.compile(
@@ -61,10 +63,8 @@ def _function_of(text: str) -> str:
     match = _FUNCTION_OF.search(text)
     if match is None:
         return text
-    start, depth = match.end(), 0
-    for at in range(start, len(text)):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[at], 0)
-        if depth == 0 and text[at] == ",":
-            inside, rest = text[start:at], text[at + 1 :]
-            return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
+    start = match.end()
+    for comma in top_level(",", text, start, brackets=ROUND_AND_SQUARE):
+        inside, rest = text[start : comma.start()], text[comma.end() :]
+        return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
     return f"{text[: match.start()]}{match.group(1)}({text[start:].strip()})"

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.checking.reading.brackets import ROUND, matching_open, split_top_level, top_level
+
 # Relations and implications as LaTeX spells them: `\sqrt{512} \approx 22.6`, `a \Rightarrow b`.
 _LATEX_RELATIONS = {
     "approx": "≈", "thickapprox": "≈", "simeq": "≃", "cong": "≅", "geq": "≥", "ge": "≥",
@@ -117,22 +119,12 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
     statement = _without_comma_remark(statement)
     links, relations = [], []
-    depth, start = 0, 0
-    i = 0
-    while i < len(statement):
-        char = statement[i]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif depth == 0:
-            match = _RELATION.match(statement, i)
-            if match and (colon or match.group() != ":"):
-                links.append(statement[start:i].strip())
-                relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
-                i = start = match.end()
-                continue
-        i += 1
+    start = 0
+    for match in top_level(_RELATION, statement):
+        if colon or match.group() != ":":
+            links.append(statement[start : match.start()].strip())
+            relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
+            start = match.end()
     links.append(statement[start:].strip())
     # `≈ 22.6` after a relation is a rounded value too; `= ` before anything is a stray sign.
     while len(links) > 1 and not links[0]:
@@ -147,9 +139,9 @@ _DASH = re.compile(r"(?<=\S)\s+(—|--|–)\s+(?=\S)")
 
 
 def _without_dash_remark(statement: str) -> str:
-    for dash in _DASH.finditer(statement):
+    for dash in top_level(_DASH, statement):
         head, tail = statement[: dash.start()], statement[dash.end() :]
-        if _depth(head) == 0 and len(_prose_words(tail)) >= (2 if dash.group(1) == "–" else 1):
+        if len(_prose_words(tail)) >= (2 if dash.group(1) == "–" else 1):
             return head
     return statement
 
@@ -164,14 +156,11 @@ def without_hedges(text: str) -> str:
 def _without_comma_remark(statement: str) -> str:
     """`1, whatever d_k is`, `p_i(1 - p_i), like a sigmoid`: a remark in words after a comma
     (two words or more, so that `(B, heads)` stays a list) is dropped."""
-    depth = 0
-    for at in range(len(statement) - 1, -1, -1):
-        depth += {")": 1, "]": 1, "}": 1, "(": -1, "[": -1, "{": -1}.get(statement[at], 0)
-        if depth == 0 and statement[at] == ",":
-            head, tail = statement[:at].strip(), statement[at + 1 :]
-            if head and len(_prose_words(tail)) >= 2:
-                return head
-            return statement
+    for comma in top_level(",", statement, from_end=True):
+        head, tail = statement[: comma.start()].strip(), statement[comma.end() :]
+        if head and len(_prose_words(tail)) >= 2:
+            return head
+        return statement
     return statement
 
 
@@ -181,20 +170,9 @@ def _prose_words(text: str) -> list[str]:
 
 
 def _last_statement(text: str) -> str:
-    parts, depth, start, counted = [], 0, 0, 0
-    for match in _IMPLICATION.finditer(text):
-        depth += _depth(text[counted : match.start()])  # from the last match on: linear time
-        counted = match.start()
-        if depth == 0:
-            parts.append(text[start : match.start()])
-            start = match.end()
-    parts.append(text[start:])
+    parts = split_top_level(text, _IMPLICATION)
     nonempty = [part for part in parts if part.strip()]
     return nonempty[-1] if nonempty else text
-
-
-def _depth(text: str) -> int:
-    return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
 
 
 # `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
@@ -206,12 +184,7 @@ _OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
 def offered_answers(answer: str) -> list[str] | None:
     """The answers of `a or b`, split where `or` stands outside brackets; None when one answer
     is offered."""
-    pieces, start = [], 0
-    for match in _OR.finditer(answer):
-        if _depth(answer[: match.start()]) == 0:
-            pieces.append(answer[start : match.start()])
-            start = match.end()
-    pieces.append(answer[start:])
+    pieces = split_top_level(answer, _OR)
     # `3x, or maybe x^3`: the comma before a second thought belongs to neither answer.
     pieces = [piece.strip().removesuffix(",").strip() for piece in pieces]
     if len(pieces) > MAX_OFFERED:
@@ -225,16 +198,14 @@ def trailing_group(text: str) -> tuple[str, str] | None:
     text = text.rstrip()
     if not text.endswith(")"):
         return None
-    depth = 0
-    for i in range(len(text) - 1, -1, -1):
-        depth += {")": 1, "(": -1}.get(text[i], 0)
-        if depth == 0:
-            head = text[:i]
-            if not head.strip():
-                return None
-            if head.endswith((" ", "\t")) or _PLAIN_NUMBER.fullmatch(head.strip()):
-                return head.strip(), text[i + 1 : -1].strip()
-            return None
+    i = matching_open(text, len(text) - 1, ROUND)
+    if i is None:
+        return None
+    head = text[:i]
+    if not head.strip():
+        return None
+    if head.endswith((" ", "\t")) or _PLAIN_NUMBER.fullmatch(head.strip()):
+        return head.strip(), text[i + 1 : -1].strip()
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.checking.reading.brackets import BRACES, matching_close
 from engine.checking.reading.safe_ast import FUNCTION_NAMES, IGNORABLE_CHARS
 from engine.errors import AnswerError
 
@@ -271,9 +272,7 @@ def _latex_argument(text: str, i: int, command: str) -> tuple[str, int]:
         raise AnswerError(f"could not read this: `\\{command}` needs its arguments in braces")
     if text[i] != "{":
         return text[i], i + 1
-    depth = 0
-    for j in range(i, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[j], 0)
-        if depth == 0:
-            return text[i + 1 : j], j + 1
+    j = matching_close(text, i, BRACES)
+    if j is not None:
+        return text[i + 1 : j], j + 1
     raise AnswerError(f"could not read this: a `{{` after `\\{command}` is never closed")
