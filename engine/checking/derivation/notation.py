@@ -29,6 +29,7 @@ from engine.checking.reading.brackets import (
     group_end,
     group_start,
     matching_close,
+    matching_open,
     split_top_level,
     top_level,
 )
@@ -41,6 +42,7 @@ SUM_PREFIX = "zzsum_"
 DERIVATIVE_PREFIX = "zzdiff_"
 OPERATOR_PREFIX = "zzdop_"
 GIVEN_PREFIX = "zzgiven_"
+MAX_PREFIX = "zzmax_"
 _BY = "_by_"
 
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
@@ -106,7 +108,7 @@ def operator_marker(variable: str) -> str:
 
 def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
     """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)),
-    ("given", (k,)), or None for other names."""
+    ("given", (k,)), ("max", (s,)), or None for other names."""
     if name.startswith(DOT_PREFIX):
         first, _, second = name[len(DOT_PREFIX) :].partition("_")
         return ("dot", (first, second))
@@ -116,6 +118,8 @@ def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
         return ("operator", (name[len(OPERATOR_PREFIX) :],))
     if name.startswith(GIVEN_PREFIX):
         return ("given", (name[len(GIVEN_PREFIX) :],))
+    if name.startswith(MAX_PREFIX):
+        return ("max", (name[len(MAX_PREFIX) :],))
     if name.startswith(DERIVATIVE_PREFIX) and _BY in name:
         quantity, _, variable = name[len(DERIVATIVE_PREFIX) :].partition(_BY)
         return ("derivative", (quantity, variable))
@@ -147,6 +151,8 @@ def rewrite_derivation(
     text = _standard_deviations(_without_averaged_over(text, vectors))
     text = to_ascii(text)
     text = _SUM_OVER.sub(r"sum_\1 ", text)
+    text = _maxima(text, indices, quantities)
+    text = _matrix_entries(text, indices, quantities, dimension)
     if isinstance(indices, Mapping):
         text = _written_out_sums(text, indices, rename or {})
     text = _square_brackets_to_calls(text)
@@ -299,6 +305,78 @@ def _square_brackets_to_calls(text: str) -> str:
             )
         text = f"{text[: match.end() - 1]}({text[match.end() : close]}){text[close + 1 :]}"
     return text
+
+
+# The largest member of a family, over one index: `max_k s_k`, `\max_{j} s_{j}`, `max_j(s_j)`.
+_MAX_OVER = re.compile(
+    r"(?<![A-Za-z0-9_])\\?max\s*_\s*\{?\s*([A-Za-z])\s*\}?\s*(\(\s*)?"
+    r"([A-Za-z][A-Za-z0-9]*)\s*_\s*\{?\s*\1\s*\}?(?(2)\s*\))(?![A-Za-z0-9_])"
+)
+
+
+def max_marker(family: str) -> str:
+    return f"{MAX_PREFIX}{family}"
+
+
+def _maxima(text: str, indices: Collection[str], quantities: Collection[str]) -> str:
+    """`max_k s_k` -> `zzmax_s`: the largest member of the family s, one number whatever the
+    index is called (max_j s_j is the same one), when s_k is a quantity of the question."""
+
+    def marker(found: re.Match[str]) -> str:
+        index, family = found.group(1), found.group(3)
+        if index in indices and f"{family}_{index}" in quantities:
+            return max_marker(family)
+        return found.group(0)
+
+    return _MAX_OVER.sub(marker, text)
+
+
+# An entry of a matrix written in brackets: `(diag(p) − p pᵀ)_{ij}`, `(…)_ij`, `(…)_{i,j}`.
+_ENTRY = re.compile(r"\)\s*_\s*\{?\s*([A-Za-z])\s*,?\s*([A-Za-z])\s*\}?(?![A-Za-z0-9_])")
+_TRANSPOSED = r"\s*(?:⊤|\^\s*\{?\s*T\s*\}?)(?![A-Za-z0-9_])"
+
+
+def _matrix_entries(
+    text: str, indices: Collection[str], quantities: Collection[str], dimension: str
+) -> str:
+    """`diag(p) − p pᵀ` -> `(delta_ij*p_i) - (p_i*p_j)`: a matrix built from a family given entry
+    by entry (p_i) read as its entry in row i and column j, the first two of the question's own
+    indices the family takes (not the vectors' a, b), or the two an explicit `(…)_{ij}` names:
+    diag(p) has δ_ij p_i there, the outer product p pᵀ has p_i p_j. Anything else (pᵀp, a
+    number) is left for the reader to refuse."""
+    if "diag" not in text and not re.search(_TRANSPOSED, text):
+        return text
+    taken: dict[str, list[str]] = {}
+    for quantity in quantities:
+        family, _, index = quantity.rpartition("_")
+        if family and index in indices:
+            taken.setdefault(family, []).append(index)
+    sizes = indices if isinstance(indices, Mapping) else {}
+    ordered = sorted(indices, key=lambda i: (sizes.get(i) == dimension, list(indices).index(i)))
+    families = {f: sorted(taken[f], key=ordered.index)[:2] for f in taken if len(taken[f]) >= 2}
+    if not families:
+        return text
+    names = "|".join(re.escape(f) for f in sorted(families, key=len, reverse=True))
+    diagonal = re.compile(rf"(?<![A-Za-z0-9_])diag\s*\(\s*({names})\s*\)")
+    outer = re.compile(
+        rf"(?<![A-Za-z0-9_\\])({names})\s*\*?\s*({names})(?![A-Za-z0-9_(]){_TRANSPOSED}"
+    )
+
+    def entries(part: str, row: str | None, column: str | None) -> str:
+        def at(family: str) -> tuple[str, str]:
+            return (row, column) if row and column else tuple(families[family])  # type: ignore[return-value]
+
+        part = diagonal.sub(lambda m: "(delta_{0}{1}*{2}_{0})".format(*at(m[1]), m[1]), part)
+        return outer.sub(lambda m: f"({m[1]}_{at(m[1])[0]}*{m[2]}_{at(m[1])[1]})", part)
+
+    for found in reversed(list(_ENTRY.finditer(text))):
+        opening = matching_open(text, found.start())
+        row, column = found.group(1), found.group(2)
+        if opening is None or row not in indices or column not in indices:
+            continue
+        inside = entries(text[opening + 1 : found.start()], row, column)
+        text = f"{text[:opening]}({inside}){text[found.end() :]}"
+    return entries(text, None, None)
 
 
 _MEAN_CALL = re.compile(r"(?<![A-Za-z0-9_])E\s*\(")

@@ -50,7 +50,7 @@ _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
 # A word naming what it counts, of what: `flops(Q K^T)`, `bytes(S)`.
 _NAMED_CALL = re.compile(r"([A-Za-z]{2,})\s*\(([^()=]*)\)")
 _USES = re.compile(r"\(this question uses [^)]*\)")
-_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop|given)_|moment)[A-Za-z0-9_]*")
+_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop|given|max)_|moment)[A-Za-z0-9_]*")
 # A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
 # command, a subscript, a call or a name with a subscript or power; or an abbreviation that
 # opens a remark (`i.e.`, `e.g.`).
@@ -843,6 +843,9 @@ class StepReader:
                 names[symbol] = sympy.Symbol(f"∂{marker[1][0]}/∂{marker[1][1]}")
             elif self.delta_indices(str(symbol)):
                 names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(str(symbol))}")
+            elif marker is not None and marker[0] == "max":  # the drill's name for it, if any
+                named = [n for n, e in self.definitions.items() if e == symbol]
+                names[symbol] = sympy.Symbol(named[0] if named else f"max({marker[1][0]})")
         return expr.xreplace(names)
 
     def is_closed(self, side: Side) -> bool:

@@ -142,3 +142,58 @@ def test_a_fraction_times_one_written_as_a_fraction_is_the_asked_fraction() -> N
         assumptions=SOFTMAX,
     )
     assert not flipped.correct
+
+
+# --- the largest score, over any index -------------------------------------------------------
+
+
+def test_the_largest_score_is_one_number_whatever_its_index_is_called() -> None:
+    shift = Assumptions(
+        indices=("i", "j", "k"), symbols=("s_i", "m"), definitions={"m": "max_j s_j"}
+    )
+    before, expected = "e^{s_i} e^{-m} / (e^{-m} Σ_j e^{s_j})", "e^{s_i - m} / Σ_j e^{s_j - m}"
+    for line in [
+        "e^{s_i - max_k s_k} / Σ_j e^{s_j - max_k s_k}",
+        "e^{s_i - \\max_{k} s_{k}} / Σ_j e^{s_j - max_j(s_j)}",
+    ]:
+        verdict = check_step(before, line, expected=expected, assumptions=shift)
+        assert verdict.correct, (line, verdict.message)
+    # the max in the numerator only: the learner is told about m, the drill's name for it
+    wrong = check_step(before, "e^{s_i - max_k s_k} / Σ_j e^{s_j}", assumptions=shift)
+    assert wrong.readable and not wrong.correct and "max" not in wrong.message
+    # a max whose index is not the member's is not the largest score
+    other = check_step(before, "e^{s_i - max_k s_j} / Σ_j e^{s_j - m}", assumptions=shift)
+    assert not other.readable
+
+
+# --- the Jacobian as a matrix ----------------------------------------------------------------
+
+JACOBIAN = Assumptions(
+    indices=("i", "j", "k"),
+    symbols=("s_i",),
+    definitions={"p_i": "e^{s_i} / Σ_k e^{s_k}"},
+    aliases={"p_i": ("softmax_i",)},
+)
+QUOTIENT = "(δ_ij e^{s_i} Σ_k e^{s_k} - e^{s_i} e^{s_j}) / (Σ_k e^{s_k})^2"
+
+
+def test_the_jacobian_as_a_matrix_is_read_entry_by_entry() -> None:
+    for line in ["diag(p) - p p^T", "J = \\operatorname{diag}(p) − pp^{T}"]:
+        verdict = check_step(QUOTIENT, line, expected="p_i δ_ij - p_i p_j", assumptions=JACOBIAN)
+        assert verdict.correct, (line, verdict.message)
+    entry = "(diag(p) − p pᵀ)_{ij} = p_i (δ_ij − p_j)"
+    verdict = check_step(
+        "p_i δ_ij - p_i p_j", entry, expected="p_i (δ_ij - p_j)", assumptions=JACOBIAN
+    )
+    assert verdict.correct, verdict.message
+
+
+def test_a_matrix_form_that_is_not_the_jacobian_is_wrong() -> None:
+    for line in ["diag(p) − pᵀp", "diag(p) + p pᵀ", "(diag(p) − p pᵀ)_{ji} = p_i (δ_ij − p_i)"]:
+        verdict = check_step(QUOTIENT, line, assumptions=JACOBIAN)
+        assert not verdict.correct, line
+    # the step after it asks for the factored entry: the matrix again is a restatement
+    again = check_step(
+        "p_i δ_ij - p_i p_j", "diag(p) − p pᵀ", expected="p_i (δ_ij - p_j)", assumptions=JACOBIAN
+    )
+    assert not again.correct
