@@ -45,36 +45,41 @@ def without_unknown(drill: Drill, step: DrillStep, line: str) -> str:
 _LEFT_NAME = re.compile(r"\s*([^=:]+?)\s*(?::|=(?!=))")
 
 
-def _name_key(name: str) -> str:
-    """A quantity's name as compared: without spaces; a plain word without its case (`FLOPs`,
-    `flops`), a name with symbols as written (`dL/dQ` is not `dL/dq`)."""
-    name = re.sub(r"\s+", "", name)
-    return name.casefold() if name.isalpha() else name
+def _name_key(name: str) -> tuple[str, ...]:
+    """A quantity's name as compared, part by part (`FLOPs/bytes` is a ratio of two): without
+    spaces; a word of three letters or more without its case (`FLOPs`, `flops`); a shorter
+    name is a symbol, whose case counts (`dL/dQ` is not `dL/dq`)."""
+    parts = re.sub(r"\s+", "", name).split("/")
+    return tuple(p.casefold() if p.isalpha() and len(p) >= 3 else p for p in parts)
 
 
 def named_otherwise(drill: Drill, index: int, line: str) -> str:
-    """Why a line that names on its left the quantity another step of the drill solves for
-    (`bytes = 2T² d_k` or `Bytes: 2T² d_k` where the FLOPs are asked, `FLOPs = 40` where d_k
-    is) is not this step; "" when it names this step's quantity, no quantity of the drill, or
-    nothing. The drill's own `solve_for` names (with their aliases) are its quantities."""
+    """Why a line that names on its left a quantity of the drill other than this step's is not
+    this step: the quantity another step solves for (`bytes = 2T² d_k` or `Bytes: 2T² d_k` where
+    the FLOPs are asked, `FLOPs = 40` where d_k is), or a ratio of them other than this step's
+    (`bytes/FLOPs` where FLOPs/bytes is asked); "" when it names this step's quantity, nothing,
+    or a name the drill does not use. The drill's own `solve_for` names (with their aliases)
+    are its quantities."""
     found = _LEFT_NAME.match(line)
     if found is None:
         return ""
     written = _name_key(found.group(1))
     step = drill.steps[index]
+    asked_for = f"asks for {step.solve_for}" if step.solve_for else f"is step {index + 1}"
+    named: dict[tuple[str, ...], int] = {}
     for number, other in enumerate(drill.steps, start=1):
-        if other.solve_for is None:
-            continue
-        names = [other.solve_for, *drill.assumptions.aliases.get(other.solve_for, [])]
-        if written not in map(_name_key, names):
-            continue
-        if other is step:
+        if other.solve_for is not None:
+            names = [other.solve_for, *drill.assumptions.aliases.get(other.solve_for, [])]
+            named |= {_name_key(name): number for name in names}
+    if written in named:
+        if named[written] == index + 1:
             return ""
-        asked_for = f"asks for {step.solve_for}" if step.solve_for else f"is step {index + 1}"
         return (
             f"this step {asked_for}; your line gives {found.group(1)}, which is another "
-            f"quantity (step {number}'s)"
+            f"quantity (step {named[written]}'s)"
         )
+    if len(written) > 1 and all((part,) in named for part in written) and step.solve_for:
+        return f"this step {asked_for}; your line gives {found.group(1)}, which is another quantity"
     return ""
 
 

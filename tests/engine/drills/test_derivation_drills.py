@@ -362,6 +362,8 @@ def test_a_line_may_put_the_given_values_into_the_general_formula_but_must_end_w
         ("intensity-crossover", 2, "Bytes: 8 T (d_k + T)", True),
         ("intensity-crossover", 6, "FLOPs = 40", False),  # the step solves for d_k
         ("intensity-crossover", 3, "intensity = T d_k / (4 (d_k + T))", True),  # not the drill's
+        ("intensity-crossover", 3, "bytes/FLOPs = T d_k / (4(d_k + T))", False),  # upside down
+        ("intensity-crossover", 3, "flops / bytes = T d_k / (4(d_k + T))", True),
         ("backward-pass", 5, "dL/dq = Σ_t g_t k_t / √d_k", True),  # dL/dq is not dL/dQ
     ],
 )
