@@ -50,6 +50,8 @@ def check_step(
         if isinstance(limit, StepVerdict):  # `lim_{T→∞} … = T/4`: the limit is something else
             return limit
         step = limit  # `lim_{T→∞} d_k/(4(1 + d_k/T)) = d_k/4`: the limit holds; the step is d_k/4
+    if (named := _named_in_line(reader, step)) is not None:
+        step, note = named, note + " (read with the name the line defines put in)"
     if expected is not None:
         step = _without_name(reader, step, expected)
     if (closers := _left_open(step)) and _readable(reader, step + closers, before is not None):
@@ -183,6 +185,36 @@ def _limit_taken(reader: StepReader, step: str) -> str | StepVerdict | None:
         message=f"as {name} grows, {reader.show(tending)} tends to {reader.show(limit)}, "
         f"not {reader.show(value)}",
     )  # fmt: skip
+
+
+# A name the line defines after its expression: `… / Z^2 with Z = Σ_k e^{s_k}`, `…, where Z = …`.
+_DEFINED_AFTER = re.compile(
+    r"(?P<expression>.+?)[\s,;]+(?P<word>[A-Za-z]{2,})\s+"
+    r"(?P<name>[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*:?=\s*(?P<definition>[^=:]+)",
+    re.DOTALL,
+)
+
+
+def _named_in_line(reader: StepReader, step: str) -> str | None:
+    """`(δ_ij e^{s_i} Z − e^{s_i} e^{s_j}) / Z^2 with Z = Σ_k e^{s_k}` -> the expression with
+    (Σ_k e^{s_k}) for Z: a name the question does not know, defined after a word at the end
+    of the line, stands for its definition where the expression uses it. None for any other
+    line (a known name there is a claim about it, checked as one)."""
+    found = _DEFINED_AFTER.fullmatch(step.strip())
+    if found is None or found["word"] in reader.symbols:
+        return None
+    name, expression = found["name"], found["expression"]
+    uses = re.compile(rf"(?<![A-Za-z0-9_\\]){re.escape(name)}(?![A-Za-z0-9_])")
+    if not uses.search(expression):
+        return None
+    try:
+        reader.read(name)
+    except AnswerError as error:
+        if "is not a known name" not in str(error):
+            return None
+    else:
+        return None  # a name the question knows: the words say something about it, not checked
+    return uses.sub(lambda _: f"({found['definition'].strip()})", expression)
 
 
 def _without_name(reader: StepReader, step: str, expected: str) -> str:

@@ -197,3 +197,22 @@ def test_a_matrix_form_that_is_not_the_jacobian_is_wrong() -> None:
         "p_i δ_ij - p_i p_j", "diag(p) − p pᵀ", expected="p_i (δ_ij - p_j)", assumptions=JACOBIAN
     )
     assert not again.correct
+
+
+# --- a name the line defines after its expression --------------------------------------------
+
+
+def test_a_name_the_line_defines_stands_for_its_definition() -> None:
+    line = "(δ_ij e^{s_i} Z − e^{s_i} e^{s_j}) / Z^2 with Z = Σ_k e^{s_k}"
+    verdict = check_step("∂p_i/∂s_j", line, expected=QUOTIENT, assumptions=JACOBIAN)
+    assert verdict.correct, verdict.message
+    # Z for the sum where its square is asked: the definition does not make it right
+    wrong = check_step(
+        "∂p_i/∂s_j", line.replace("Z^2", "Z"), expected=QUOTIENT, assumptions=JACOBIAN
+    )
+    assert wrong.readable and not wrong.correct
+    # a name the question knows is not redefined by words after the line
+    known = check_step(
+        "∂p_i/∂s_j", "p_i δ_ij - p_j with p_j = p_i p_j", expected=QUOTIENT, assumptions=JACOBIAN
+    )
+    assert not known.correct
