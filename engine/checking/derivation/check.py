@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
 from engine.checking.derivation.judging import Judge, form_of, restates
-from engine.checking.derivation.notation import PartialSum
+from engine.checking.derivation.notation import PartialSum, name_of
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
 from engine.checking.derivation.step import Assumptions, Side, StepVerdict, split_sides, unchecked
@@ -347,7 +347,7 @@ def _approximation_note(reader: StepReader, exact: Side, approximation: str, wor
     try:
         approximate = reader.read(shown)
         symbol = next(s for s in exact.expr.free_symbols | approximate.free_symbols
-                      if str(s) == name)  # fmt: skip
+                      if name_of(s) == name)  # fmt: skip
         if not reader.is_closed(exact):
             raise ValueError("not a closed form")
         ratio = sympy.limit(exact.expr / approximate, symbol, sympy.oo)

@@ -20,9 +20,11 @@ symbols whose names carry the meaning:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.checking.reading.brackets import (
     ROUND_AND_SQUARE,
@@ -104,6 +106,13 @@ def derivative_marker(quantity: str, variable: str) -> str:
 
 def operator_marker(variable: str) -> str:
     return f"{OPERATOR_PREFIX}{variable}"
+
+
+@functools.lru_cache(maxsize=8192)
+def name_of(symbol: Any) -> str:
+    """`str(symbol)`, remembered: SymPy's printer takes tens of microseconds a call, and a step's
+    checks ask for the names of the same few symbols thousands of times."""
+    return str(symbol)
 
 
 def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:

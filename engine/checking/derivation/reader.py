@@ -21,6 +21,7 @@ from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
     GIVEN_PREFIX,
     derivative_marker,
+    name_of,
     read_marker,
     rewrite_derivation,
     sum_marker,
@@ -442,7 +443,7 @@ class StepReader:
         defined = {}
         for term, coefficient in value.items():
             names: set[Any] = getattr(coefficient, "free_symbols", set())
-            put = {s: self.definitions[str(s)] for s in names if str(s) in self.definitions}
+            put = {s: self.definitions[name_of(s)] for s in names if name_of(s) in self.definitions}
             defined[term] = coefficient.xreplace(put) if put else coefficient
         return defined
 
@@ -651,18 +652,18 @@ class StepReader:
         import sympy
 
         for symbol in expr.free_symbols:
-            marker = read_marker(str(symbol))
-            family, _ = self.family_of(str(symbol))
+            marker = read_marker(name_of(symbol))
+            family, _ = self.family_of(name_of(symbol))
             if (marker is not None and marker[0] != "dot") or family in self.family_definitions:
                 return True
-            if self.delta_indices(str(symbol)):
+            if self.delta_indices(name_of(symbol)):
                 return True
         return any(str(f.func) == "sum" for f in expr.atoms(sympy.Function))
 
     def _free_indices(self, expr: Any) -> set[str]:
         found: set[str] = set()
         for symbol in expr.free_symbols:
-            name = str(symbol)
+            name = name_of(symbol)
             marker = read_marker(name)
             if marker is not None and marker[0] == "derivative":
                 for part in marker[1]:
@@ -680,7 +681,7 @@ class StepReader:
         import sympy
 
         if expr.is_Symbol:
-            return self._carried(str(expr))
+            return self._carried(name_of(expr))
         if isinstance(expr, sympy.Function) and str(expr.func) == "sum" and expr.args:
             body = expr.args[0]
             factors = body.args if body.is_Mul else (body,)
@@ -702,8 +703,8 @@ class StepReader:
         found: frozenset[str] = frozenset()
         if isinstance(expr, sympy.Function) and str(expr.func) == "sum":
             found = self.free_indices(expr) - bound
-            marker = [s for s in expr.free_symbols if str(s).startswith(sum_marker(""))]
-            bound = bound | {str(s)[len(sum_marker("")) :] for s in marker}
+            marker = [s for s in expr.free_symbols if name_of(s).startswith(sum_marker(""))]
+            bound = bound | {name_of(s)[len(sum_marker("")) :] for s in marker}
         for arg in expr.args:
             found |= self._free_in_sums(arg, bound)
         return found
@@ -747,7 +748,9 @@ class StepReader:
         if not expr.args:
             return expr
         if str(expr.func) == "sum":
-            marker = next(iter(s for s in expr.free_symbols if str(s).startswith("zzsum_")), None)
+            marker = next(
+                iter(s for s in expr.free_symbols if name_of(s).startswith("zzsum_")), None
+            )
             if marker is None:
                 if expr.args[0] == 0:  # Σ_a 0·0: the body, and with it the index, is zero
                     return sympy.Integer(0)
@@ -766,7 +769,7 @@ class StepReader:
     def _written_symbol(self, expr: Any, size: int, values: Mapping[str, int], depth: int) -> Any:
         import sympy
 
-        name = str(expr)
+        name = name_of(expr)
         if name in {self.assumptions.count, self.assumptions.dimension}:
             return sympy.Integer(size)
         marker = read_marker(name)
@@ -815,8 +818,8 @@ class StepReader:
         def as_sigma(node: Any) -> Any:
             argument = node.args[0]
             for symbol in argument.free_symbols:
-                if str(symbol).startswith("zzsum_"):
-                    index = str(symbol)[len(sum_marker("")) :]
+                if name_of(symbol).startswith("zzsum_"):
+                    index = name_of(symbol)[len(sum_marker("")) :]
                     return sympy.Function(f"Σ_{index}")(argument / symbol)
             return node
 
@@ -836,13 +839,13 @@ class StepReader:
             return expr
         names: dict[Any, Any] = {}
         for symbol in expr.free_symbols:
-            marker = read_marker(str(symbol))
+            marker = read_marker(name_of(symbol))
             if marker is not None and marker[0] == "dot":
                 names[symbol] = sympy.Symbol("(" + "·".join(marker[1]) + ")")
             elif marker is not None and marker[0] == "derivative":
                 names[symbol] = sympy.Symbol(f"∂{marker[1][0]}/∂{marker[1][1]}")
-            elif self.delta_indices(str(symbol)):
-                names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(str(symbol))}")
+            elif self.delta_indices(name_of(symbol)):
+                names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(name_of(symbol))}")
             elif marker is not None and marker[0] == "max":  # the drill's name for it, if any
                 named = [n for n, e in self.definitions.items() if e == symbol]
                 names[symbol] = sympy.Symbol(named[0] if named else f"max({marker[1][0]})")
@@ -855,7 +858,7 @@ class StepReader:
         if any(term != CONSTANT for term in side.value):
             return False
         calls = {str(f.func) for f in side.expr.atoms(sympy.Function)}
-        names = {str(s) for s in side.expr.free_symbols}
+        names = {name_of(s) for s in side.expr.free_symbols}
         return not (
             calls & {"E", "Var", "sum"}
             or any(read_marker(n) for n in names)
