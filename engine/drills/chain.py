@@ -42,7 +42,7 @@ def without_unknown(drill: Drill, step: DrillStep, line: str) -> str:
 
 
 # What a line names on its left: the text before its first `=` or `:` (`bytes = …`, `Bytes: …`).
-_LEFT_NAME = re.compile(r"\s*([^=:]+?)\s*(?::|=(?!=))")
+_LEFT_NAME = re.compile(r"([^=:]*)(?::|=(?!=))")
 
 
 def _name_key(name: str) -> tuple[str, ...]:
@@ -61,9 +61,10 @@ def named_otherwise(drill: Drill, index: int, line: str) -> str:
     or a name the drill does not use. The drill's own `solve_for` names (with their aliases)
     are its quantities."""
     found = _LEFT_NAME.match(line)
-    if found is None:
+    if found is None or not found.group(1).strip():
         return ""
-    written = _name_key(found.group(1))
+    said = found.group(1).strip()
+    written = _name_key(said)
     step = drill.steps[index]
     asked_for = f"asks for {step.solve_for}" if step.solve_for else f"is step {index + 1}"
     named: dict[tuple[str, ...], int] = {}
@@ -75,11 +76,11 @@ def named_otherwise(drill: Drill, index: int, line: str) -> str:
         if named[written] == index + 1:
             return ""
         return (
-            f"this step {asked_for}; your line gives {found.group(1)}, which is another "
+            f"this step {asked_for}; your line gives {said}, which is another "
             f"quantity (step {named[written]}'s)"
         )
     if len(written) > 1 and all((part,) in named for part in written) and step.solve_for:
-        return f"this step {asked_for}; your line gives {found.group(1)}, which is another quantity"
+        return f"this step {asked_for}; your line gives {said}, which is another quantity"
     return ""
 
 

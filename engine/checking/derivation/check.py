@@ -17,6 +17,7 @@ from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
 from engine.checking.derivation.step import Assumptions, Side, StepVerdict, split_sides, unchecked
 from engine.checking.reading.brackets import top_level
+from engine.checking.reading.safe_ast import MAX_LENGTH
 from engine.errors import AnswerError, BankError
 
 
@@ -200,6 +201,8 @@ def _named_in_line(reader: StepReader, step: str) -> str | None:
     (Σ_k e^{s_k}) for Z: a name the question does not know, defined after a word at the end
     of the line, stands for its definition where the expression uses it. None for any other
     line (a known name there is a claim about it, checked as one)."""
+    if len(step) > MAX_LENGTH:  # the reader refuses it anyway; the pattern is not linear
+        return None
     found = _DEFINED_AFTER.fullmatch(step.strip())
     if found is None or found["word"] in reader.symbols:
         return None
