@@ -200,6 +200,7 @@ class StepReader:
 
     def __init__(self, assumptions: Assumptions) -> None:
         self._memo: _Memo[Any] = _Memo()
+        self._rewrites: _Memo[str] | None = None  # remembered once the reader is built
         self.assumptions = a = assumptions
         self.index_sizes = {i: a.dimension for i in a.vector_indices} | {
             i: a.count for i in a.indices
@@ -240,6 +241,7 @@ class StepReader:
                 self.family_definitions[family] = (index, expr)
             else:
                 self.definitions[name] = expr
+        self._rewrites = _Memo()
 
     # --- names ------------------------------------------------------------------------------
 
@@ -336,6 +338,13 @@ class StepReader:
     # --- reading ----------------------------------------------------------------------------
 
     def _rewrite(self, text: str) -> str:
+        """`text` in the reader's names and markers (`rewrite_derivation`); remembered once the
+        reader is built (while it is built, what it rewrites to changes with each definition)."""
+        if self._rewrites is None:
+            return self._rewritten(text)
+        return self._rewrites.get_or(text, lambda: self._rewritten(text))
+
+    def _rewritten(self, text: str) -> str:
         a = self.assumptions
         quantities = set(self.definitions) | self.derivative_quantities
         quantities |= {f"{f}_{i}" for f in self.families for i in self.index_sizes}
@@ -385,11 +394,14 @@ class StepReader:
         markers = set(_MARKER_NAME.findall(rewritten))
         vocabulary = self.vocabulary(markers | (extra or set()))
         try:
-            plain = normalise(
-                rewritten,
-                symbols=vocabulary.symbols,
-                aliases=self.aliases,
-                matrices=vocabulary.matrices,
+            plain = self.remember(
+                ("normalised", rewritten, vocabulary.symbols, vocabulary.matrices),
+                lambda: normalise(
+                    rewritten,
+                    symbols=vocabulary.symbols,
+                    aliases=self.aliases,
+                    matrices=vocabulary.matrices,
+                ),
             )
             tree = parse_tree(plain, vocabulary)
         except AnswerError as error:

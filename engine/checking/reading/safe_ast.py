@@ -147,20 +147,41 @@ def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_
     control characters (which could also act on the terminal if a message quoted them)."""
     if len(text) > max_length:
         raise refuse(f"the answer is {len(text)} characters long; keep it under {max_length}")
-    for at, char in enumerate(text, start=1):
-        category = unicodedata.category(char)
-        if category in _REFUSED_CATEGORIES and char not in IGNORABLE_CHARS and not char.isspace():
-            what = (
-                "a broken character (a lone surrogate)"
-                if category == "Cs"
-                else "an invisible control character"
-            )
-            raise refuse(
-                f"character {at} of the answer is {what} U+{ord(char):04X}; "
-                "delete it and type plain text"
-            )
+    if refused := _first_refused(text):
+        at, char = refused
+        what = (
+            "a broken character (a lone surrogate)"
+            if unicodedata.category(char) == "Cs"
+            else "an invisible control character"
+        )
+        raise refuse(
+            f"character {at} of the answer is {what} U+{ord(char):04X}; "
+            "delete it and type plain text"
+        )
     if deepest(text) > max_depth:
         raise refuse(f"brackets are nested too deeply; keep them under {max_depth} deep")
+
+
+def _is_refused(char: str) -> bool:
+    return (
+        unicodedata.category(char) in _REFUSED_CATEGORIES
+        and char not in IGNORABLE_CHARS
+        and not char.isspace()
+    )
+
+
+# Plain ASCII text, most of what is typed, is searched for its refused characters in one pass.
+_REFUSED_ASCII = re.compile(
+    "[" + re.escape("".join(filter(_is_refused, map(chr, range(128))))) + "]"
+)
+
+
+def _first_refused(text: str) -> tuple[int, str] | None:
+    """The first refused character of `text` and its position (from 1), or None."""
+    if text.isascii():
+        found = _REFUSED_ASCII.search(text)
+        return (found.start() + 1, found.group()) if found else None
+    return next(((at, c) for at, c in enumerate(text, start=1) if _is_refused(c)), None)
 
 
 def parse_tree(text: str, vocabulary: Vocabulary, *, allow_tuple: bool = False) -> ast.expr:

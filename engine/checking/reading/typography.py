@@ -158,6 +158,8 @@ def to_ascii(text: str) -> str:
 
 
 def _rewrite_unicode(text: str) -> str:
+    if text.isascii():  # no Greek, sub- or superscript, symbol or compatibility form to rewrite
+        return text
     out: list[str] = []
     previous = ""  # "sub" or "sup" while inside a run of sub- or superscript characters
     for at, char in enumerate(text):
