@@ -22,10 +22,8 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
-from engine.checking.reading.statement import offered_answers
-from engine.checking.reading.typography import without_markup
 from engine.errors import AnswerError, BankError
-from engine.verdict import Verdict, on_offered
+from engine.verdict import Verdict, graded_as_offered
 
 SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
 Aliases = dict[SymbolName, tuple[Annotated[str, StringConstraints(min_length=1)], ...]]
@@ -113,20 +111,13 @@ class TypedItem(Item):
         `check`, lint) grade through a checker instead: `checker.grade(item, answer)`."""
         return self.grade_in_process(answer)
 
-    def grade_in_process(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
-        raise NotImplementedError
+    def grade_in_process(self, answer: str) -> Verdict:
+        """An answer restated in markdown marks, or several offered at once, graded as an
+        examiner grades them (`graded_as_offered`); one answer as it stands by `grade_one`."""
+        return graded_as_offered(answer, self.grade_one)
 
-    def _offered(self, answer: str) -> Verdict | None:
-        """The verdict on an answer restated: set in markdown marks (`` `d_k` ``, `**d_k**`),
-        the verdict on what they hold; several answers offered at once (`d_k or sqrt(d_k)`), as
-        an examiner gives it: right when every one is right, wrong when one that can be read is
-        wrong. None when one answer is offered, as it is."""
-        if (inside := without_markup(answer)) != answer:
-            return self.grade_in_process(inside)
-        pieces = offered_answers(answer)
-        if pieces is None:
-            return None
-        return on_offered(pieces, [self.grade_in_process(piece) for piece in pieces])
+    def grade_one(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
+        raise NotImplementedError
 
     def check_bank(self) -> list[str]:
         return self.check_bank_in_process()
@@ -204,9 +195,7 @@ class NumberItem(TypedItem):
                 shown = f"{self.answer} ≈ {value:.4g}"
         return f"{shown} {self.unit}" if self.unit else shown
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_number
 
         verdict = check_number(answer, self._authors_value(self.answer), **self._how_close())
@@ -283,9 +272,7 @@ class ShapeItem(TypedItem):
     def answer_text(self) -> str:
         return self.answer
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_shape, parse_shape
 
         verdict = check_shape(answer, self.answer, aliases=self.symbols, question=self.prompt)
@@ -332,9 +319,7 @@ class ExpressionItem(TypedItem):
     def answer_text(self) -> str:
         return self.answer
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_expression
 
         return check_expression(

@@ -319,12 +319,13 @@ def _misspelt(name: str) -> str | None:
     two neighbours swapped), when there is exactly one and both are long enough to tell."""
     if len(name) < _MIN_SLIP_LENGTH:
         return None
-    near = {known for known in FUNCTION_NAMES if _one_slip(name, known)}
+    near = {known for known in FUNCTION_NAMES if one_slip(name, known)}
     found = near.pop() if len(near) == 1 else ""
     return found if len(found) >= _MIN_SLIP_LENGTH else None
 
 
-def _one_slip(a: str, b: str) -> bool:
+def one_slip(a: str, b: str) -> bool:
+    """Whether `a` is `b` with one letter left out, added or changed, or two neighbours swapped."""
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):

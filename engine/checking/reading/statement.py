@@ -22,7 +22,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.checking.reading.brackets import ROUND, matching_open, split_top_level, top_level
+from engine.checking.reading.brackets import (
+    ROUND,
+    matching_open,
+    net_depth,
+    split_top_level,
+    top_level,
+)
 
 # Relations and implications as LaTeX spells them: `\sqrt{512} \approx 22.6`, `a \Rightarrow b`.
 _LATEX_RELATIONS = {
@@ -46,9 +52,10 @@ _APPROXIMATELY = re.compile(
     re.IGNORECASE,
 )
 # `i think 8`, `probably 16`, `answer: 40`, `my answer is 3`: how sure the learner is, or a label.
+# `im pretty sure its 8`: typed fast, without the apostrophes.
 _HEDGE_WORDS = (
     r"(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+(?:say|guess)|probably|maybe|perhaps"
-    r"|(?:i'?m\s+)?not\s+(?:sure|certain)(?:\s+but)?)"
+    r"|(?:i'?m\s+)?(?:not|pretty|fairly|quite|almost)\s+(?:sure|certain)(?:\s+but)?)"
 )
 _HEDGE = re.compile(
     rf"^\s*(?:{_HEDGE_WORDS}|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b"
@@ -56,9 +63,11 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 # `it is zero`, `the variance is d_k`, `the shape is T_q x T_k`: the answer said as a sentence
-# about the thing asked; the subject is a label.
+# about the thing asked; the subject is a label. `it sees i keys`, `it takes 2T²d_k FLOPs`: the
+# same with another verb, one that says what the thing asked does or has.
 _SUBJECT = re.compile(
-    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is)\s+(?=\S)",
+    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is"
+    r"|it\s+(?!is\b)[a-z]{2,}s)\s+(?=\S)",
     re.IGNORECASE,
 )
 # `softmax(...) V  # row-wise`: a comment after the answer, as Python writes one, is a remark.
@@ -117,7 +126,7 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _REASON.sub("", _without_dash_remark(statement))
     statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
-    statement = _without_comma_remark(statement)
+    statement = _without_comma_remark(statement if colon else _without_prose_label(statement))
     links, relations = [], []
     start = 0
     for match in top_level(_RELATION, statement):
@@ -146,6 +155,19 @@ def _without_dash_remark(statement: str) -> str:
     return statement
 
 
+def _without_prose_label(statement: str) -> str:
+    """`T² dot products, 2 FLOPs each: 2T²d_k`: working said in words, then a colon and the
+    formula, is the formula (when a colon is not a relation of the chain, as in formulas)."""
+    for colon in reversed(list(re.finditer(r":(?!=)", statement))):
+        head, tail = statement[: colon.start()], statement[colon.end() :]
+        if net_depth(head) != 0:
+            continue
+        if len(_prose_words(head)) >= 2 and tail.strip() and not _prose_words(tail):
+            return tail.strip()
+        break
+    return statement
+
+
 def without_hedges(text: str) -> str:
     """`the answer is B`, `B, i think`, `B?`: the answer without the words around it that only
     say how sure the learner is, or label it."""
@@ -166,6 +188,8 @@ def _without_comma_remark(statement: str) -> str:
 
 def _prose_words(text: str) -> list[str]:
     words = re.findall(r"(?<![A-Za-z_\\])[A-Za-z]{2,}(?![A-Za-z_(])", text)
+    # `W_Q's shape`: a possessive is a word of prose, whatever it names (no formula has one).
+    words += re.findall(r"(?<!\S)[^\s'’]+['’]s(?![\w'’])", text)
     return [word for word in words if word.lower() not in _MATH_WORDS]
 
 
@@ -235,6 +259,34 @@ NUMBER_WORDS = {
 }  # fmt: skip
 
 
+# `a quarter`, `three quarters`, `one third`: a fraction said in words, a count of parts.
+_PARTS = {
+    "half": 2, "halves": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
+    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_SPOKEN_FRACTION = re.compile(r"(a|an|[a-z]+)[\s-]+([a-z]+?)s?", re.IGNORECASE)
+# `ten FLOP per byte`, `sixteen dims`: a number word that starts an answer with a unit after it.
+_LEADING_WORD = re.compile(r"([a-z]+)(?=\s+[^\W\d])", re.IGNORECASE)
+
+
 def number_word(text: str) -> str:
-    """`zero` -> `0`: a number written as a word, else the text unchanged."""
-    return NUMBER_WORDS.get(text.strip().lower(), text)
+    """`zero` -> `0`, `a quarter` -> `1/4`: a number written in words, else the text unchanged."""
+    said = text.strip().lower()
+    if said in NUMBER_WORDS:
+        return NUMBER_WORDS[said]
+    fraction = _SPOKEN_FRACTION.fullmatch(said) if len(said) < 40 else None
+    if fraction is not None:
+        count = "1" if fraction.group(1) in ("a", "an") else NUMBER_WORDS.get(fraction.group(1))
+        part = _PARTS.get(fraction.group(2)) or _PARTS.get(fraction.group(2) + "s")
+        if count is not None and count.isdigit() and part is not None:
+            return f"{count}/{part}"
+    return text
+
+
+def leading_number_word(text: str) -> str:
+    """`ten FLOP per byte` -> `10 FLOP per byte`: a number word before a unit, as digits."""
+    stripped = text.lstrip()
+    word = _LEADING_WORD.match(stripped)
+    if word is None or not NUMBER_WORDS.get(word.group(1).lower(), "").isdigit():
+        return text
+    return NUMBER_WORDS[word.group(1).lower()] + stripped[word.end() :]

@@ -108,12 +108,13 @@ def plain_latex_layout(text: str) -> str:
 
 # `` `K.T` ``, `**d_k**`, a fenced block: the markdown a learner copies around an answer from notes
 # or a chat. A pair of the same marks around the whole answer only says how it was set; `*`
-# inside stays (`**` cannot end an expression, nor `*` start one). `__x__` is left alone: in
-# Python it is a name.
+# inside stays (`**` cannot end an expression, nor `*` start one). As markdown reads it, a span
+# ends at the first closing run of its marks, so `` `d_k` or `d` `` is two spans, not one whose
+# inside is "d_k` or `d". `__x__` is left alone: in Python it is a name.
 MAX_MARKED = 4000
 _MARKUP = re.compile(
     r"^\s*(?:```(?:[A-Za-z]+[ \t]*\n)?\n?(?P<block>.*?)\n?```"
-    r"|(?P<mark>`+|\*\*?)(?P<inside>.*?)(?P=mark))\s*$",
+    r"|(?P<mark>`+|\*{1,3})(?P<inside>(?:(?!(?P=mark)).)*?)(?P=mark))\s*$",
     re.DOTALL,
 )
 
