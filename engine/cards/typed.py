@@ -8,11 +8,13 @@ checking modules import SymPy, so they are imported inside those methods, never 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,10 +24,15 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
+from engine.checking.equivalence.domain import range_problem
+from engine.checking.reading.safe_ast import within_float_range
 from engine.errors import AnswerError, BankError
 from engine.verdict import Verdict, graded_as_offered
 
 SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
+# An answer of the author's: a number in it beyond float range is refused when the bank is read
+# (the checker would refuse it only once the learner had answered).
+AuthorAnswer = Annotated[str, AfterValidator(within_float_range)]
 Aliases = dict[SymbolName, tuple[Annotated[str, StringConstraints(min_length=1)], ...]]
 
 
@@ -34,7 +41,7 @@ class Mistake(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    answer: Text
+    answer: Annotated[Text, AfterValidator(within_float_range)]
     message: Text
 
     @field_validator("answer", mode="before")
@@ -151,6 +158,16 @@ class NumberItem(TypedItem):
     # recomputes it, so a mistyped answer is reported with the value the kernel gives.
     compute: str | None = None
     inputs: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("answer", mode="after")
+    @classmethod
+    def _finite(cls, answer: float | str) -> float | str:
+        # Beyond float range, no answer could be checked against it: refused as the bank is read.
+        if isinstance(answer, str):
+            return within_float_range(answer)
+        if not math.isfinite(answer):
+            raise ValueError(f"the answer {answer} is no finite number")
+        return answer
 
     @model_validator(mode="after")
     def _well_formed(self) -> NumberItem:
@@ -307,7 +324,7 @@ class ExpressionItem(TypedItem):
     kind_name: ClassVar[str] = "expression"
 
     kind: Literal["expression"]
-    answer: Annotated[str, StringConstraints(min_length=1, max_length=400)]
+    answer: Annotated[AuthorAnswer, StringConstraints(min_length=1, max_length=400)]
     # The domain the answer is checked on: symbols that are positive, integer, or matrices
     # (non-commutative, so Q K^T and K^T Q differ).
     positive: tuple[SymbolName, ...] = ()
@@ -315,6 +332,14 @@ class ExpressionItem(TypedItem):
     noncommutative: tuple[SymbolName, ...] = ()
     # Open intervals the random test points are drawn from, e.g. {p_i: [0, 1]} for probabilities.
     ranges: dict[SymbolName, tuple[float, float]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _usable_ranges(self) -> ExpressionItem:
+        # Checked when the bank is read, not only by the checker once an answer is in.
+        for name, bounds in self.ranges.items():
+            if problem := range_problem(name, bounds, integer=name in self.integer):
+                raise ValueError(problem)
+        return self
 
     def answer_text(self) -> str:
         return self.answer

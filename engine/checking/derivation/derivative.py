@@ -56,6 +56,12 @@ class Derivatives:
         by = self.reader.read(variable)
         if not by.is_Symbol:
             raise CannotEvaluate(f"cannot differentiate by {variable}")
+        if str(by) in self.reader.model.vectors:
+            # q·k is read through q's components, so the symbol q is in nothing: its derivative
+            # would be 0 everywhere.
+            raise CannotEvaluate(
+                f"{by} is a vector here: differentiate by a component such as ∂/∂{by}_a"
+            )
         return self._derivative(self._defined(body), by)
 
     def _defined(self, body: Any) -> Any:

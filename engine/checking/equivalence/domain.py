@@ -29,6 +29,10 @@ MATRIX_SIZE = 3
 FREE_RANGE = (-3.0, 3.0)
 POSITIVE_RANGE = (0.5, 5.0)
 INTEGER_RANGE = (1, 5)
+# How large the values of a declared range may be: test points are compared to 1e-9 relative
+# and 1e-12 absolute, so beyond 1e9 `x + 1` passes for `x` and below 1e-12 `-x` passes for `x`.
+# Kept wide of those lines, so that a user's bank that loaded before still loads.
+RANGE_MAGNITUDES = (1e-9, 1e8)
 
 _DELTA = re.compile(r"delta_([A-Za-z])([A-Za-z])")
 _ENTRY = re.compile(r"(?P<family>[A-Za-z][A-Za-z0-9]*)_(?P<index>[A-Za-z])")
@@ -60,6 +64,13 @@ def range_problem(name: str, bounds: object, *, integer: bool = False) -> str | 
         return f"the range of {name} must be two numbers (low, high), not {bounds!r}"
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         return f"the range of {name} must have finite bounds with low < high, not {bounds!r}"
+    largest = max(abs(low), abs(high))
+    if not RANGE_MAGNITUDES[0] <= largest <= RANGE_MAGNITUDES[1]:
+        return (
+            f"the range of {name} must reach between {RANGE_MAGNITUDES[0]:g} and "
+            f"{RANGE_MAGNITUDES[1]:g} in size, not {bounds!r}: at other sizes the random test "
+            "cannot tell answers apart (rescale the symbol)"
+        )
     if integer and math.floor(high) < math.ceil(low):
         return f"the range of {name} holds no integer, yet {name} is declared integer"
     return None

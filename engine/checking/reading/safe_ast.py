@@ -142,6 +142,43 @@ def refuse(reason: str) -> AnswerError:
     return AnswerError(f"could not read this: {reason}")
 
 
+_NUMERAL_POWER = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
+    r"(?:\s*(?:\^|\*\*)\s*\(?\s*([+-]?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)(?![\w.]))?"
+)
+
+
+def numeral_beyond_range(text: str) -> str | None:
+    """The first number in `text` (`1e400`, 400 digits, `10^400`) that this reader refuses as
+    too large for a float, or None. Needs no parsing, so a bank or drill file can be refused
+    for it when it is opened, not after the learner's first answer."""
+    for match in _NUMERAL_POWER.finditer(text):
+        numbers = [float(n) for n in match.groups() if n is not None]
+        if not all(map(math.isfinite, numbers)):
+            return match.group(0)
+        try:
+            value = math.pow(*numbers) if len(numbers) == 2 else numbers[0]
+        except OverflowError:
+            return match.group(0)
+        except ValueError:  # 0 to a negative power: undefined, not large
+            continue
+        if not math.isfinite(value):
+            return match.group(0)
+    return None
+
+
+def within_float_range(text: str) -> str:
+    """`text`, or ValueError when it holds a number beyond float range (a validator for the
+    author's expressions in bank and drill files)."""
+    if (number := numeral_beyond_range(text)) is not None:
+        number = number if len(number) <= 24 else number[:20] + "…"
+        raise ValueError(
+            f"the number `{number}` is beyond the floating-point range, so no answer could "
+            "ever be checked against it; write a smaller number"
+        )
+    return text
+
+
 def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_DEPTH) -> None:
     """Refuse text before any parser sees it: too long, too deeply bracketed, or holding
     control characters (which could also act on the terminal if a message quoted them)."""

@@ -22,13 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.checking.reading.brackets import (
-    ROUND,
-    matching_open,
-    net_depth,
-    split_top_level,
-    top_level,
-)
+from engine.checking.reading.brackets import ROUND, matching_open, split_top_level, top_level
 
 # Relations and implications as LaTeX spells them: `\sqrt{512} \approx 22.6`, `a \Rightarrow b`.
 _LATEX_RELATIONS = {
@@ -158,14 +152,15 @@ def _without_dash_remark(statement: str) -> str:
 def _without_prose_label(statement: str) -> str:
     """`T² dot products, 2 FLOPs each: 2T²d_k`: working said in words, then a colon and the
     formula, is the formula (when a colon is not a relation of the chain, as in formulas)."""
-    for colon in reversed(list(re.finditer(r":(?!=)", statement))):
-        head, tail = statement[: colon.start()], statement[colon.end() :]
-        if net_depth(head) != 0:
-            continue
+    colons = list(top_level(_LABEL_COLON, statement))
+    if colons:  # the last colon outside brackets
+        head, tail = statement[: colons[-1].start()], statement[colons[-1].end() :]
         if len(_prose_words(head)) >= 2 and tail.strip() and not _prose_words(tail):
             return tail.strip()
-        break
     return statement
+
+
+_LABEL_COLON = re.compile(r":(?!=)")
 
 
 def without_hedges(text: str) -> str:
