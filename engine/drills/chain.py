@@ -41,6 +41,49 @@ def without_unknown(drill: Drill, step: DrillStep, line: str) -> str:
     return re.sub(rf"^\s*(?:{pattern})\s*=(?!=)", "", line, count=1)
 
 
+# What a line names on its left: the text before its first `=` or `:` (`bytes = …`, `Bytes: …`).
+_LEFT_NAME = re.compile(r"([^=:]*)(?::|=(?!=))")
+
+
+def _name_key(name: str) -> tuple[str, ...]:
+    """A quantity's name as compared, part by part (`FLOPs/bytes` is a ratio of two): without
+    spaces; a word of three letters or more without its case (`FLOPs`, `flops`); a shorter
+    name is a symbol, whose case counts (`dL/dQ` is not `dL/dq`)."""
+    parts = re.sub(r"\s+", "", name).split("/")
+    return tuple(p.casefold() if p.isalpha() and len(p) >= 3 else p for p in parts)
+
+
+def named_otherwise(drill: Drill, index: int, line: str) -> str:
+    """Why a line that names on its left a quantity of the drill other than this step's is not
+    this step: the quantity another step solves for (`bytes = 2T² d_k` or `Bytes: 2T² d_k` where
+    the FLOPs are asked, `FLOPs = 40` where d_k is), or a ratio of them other than this step's
+    (`bytes/FLOPs` where FLOPs/bytes is asked); "" when it names this step's quantity, nothing,
+    or a name the drill does not use. The drill's own `solve_for` names (with their aliases)
+    are its quantities."""
+    found = _LEFT_NAME.match(line)
+    if found is None or not found.group(1).strip():
+        return ""
+    said = found.group(1).strip()
+    written = _name_key(said)
+    step = drill.steps[index]
+    asked_for = f"asks for {step.solve_for}" if step.solve_for else f"is step {index + 1}"
+    named: dict[tuple[str, ...], int] = {}
+    for number, other in enumerate(drill.steps, start=1):
+        if other.solve_for is not None:
+            names = [other.solve_for, *drill.assumptions.aliases.get(other.solve_for, [])]
+            named |= {_name_key(name): number for name in names}
+    if written in named:
+        if named[written] == index + 1:
+            return ""
+        return (
+            f"this step {asked_for}; your line gives {said}, which is another "
+            f"quantity (step {named[written]}'s)"
+        )
+    if len(written) > 1 and all((part,) in named for part in written) and step.solve_for:
+        return f"this step {asked_for}; your line gives {said}, which is another quantity"
+    return ""
+
+
 def asked(step: DrillStep) -> str:
     """The expected line as the checker is given it: `dL/dQ = G K / √d_k` when the step solves
     for dL/dQ, so that a line naming another quantity on its left (`dL/dK = ...`) is not it."""
@@ -97,6 +140,10 @@ def judge_line(
     the step on the way there (`Σ_a E[q_a] E[k_a] = 0`).
     """
     step = drill.steps[index]
+    if other := named_otherwise(drill, index, line):
+        return Judgement(
+            StepVerdict(readable=True, valid=False, reaches_expected=False, message=other), None
+        )
     assumptions = with_given(drill.assumptions.for_checker(), step)
     before = previous_for(step, previous)
     text = without_unknown(drill, step, line)

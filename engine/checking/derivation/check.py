@@ -17,6 +17,7 @@ from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
 from engine.checking.derivation.step import Assumptions, Side, StepVerdict, split_sides, unchecked
 from engine.checking.reading.brackets import top_level
+from engine.checking.reading.safe_ast import MAX_LENGTH
 from engine.errors import AnswerError, BankError
 
 
@@ -46,6 +47,12 @@ def check_step(
     note = ""
     if (implied := _implied(step)) is not None:  # `d_k/4 = 10 ⇒ d_k = 40`: the step is d_k = 40
         step, note = implied, " (what comes before ⇒ is not checked)"
+    if (limit := _limit_taken(reader, step)) is not None:
+        if isinstance(limit, StepVerdict):  # `lim_{T→∞} … = T/4`: the limit is something else
+            return limit
+        step = limit  # `lim_{T→∞} d_k/(4(1 + d_k/T)) = d_k/4`: the limit holds; the step is d_k/4
+    if (named := _named_in_line(reader, step)) is not None:
+        step, note = named, note + " (read with the name the line defines put in)"
     if expected is not None:
         step = _without_name(reader, step, expected)
     if (closers := _left_open(step)) and _readable(reader, step + closers, before is not None):
@@ -117,17 +124,100 @@ def check_step(
 
 # An implication: what comes after it is the step, what comes before it the reason.
 _IMPLIES = re.compile(r"⇒|⟹|=>|\\implies(?![A-Za-z])|\\Rightarrow(?![A-Za-z])|∴")
+# An arrow, which implies only after an equation (`d_k/4 = 10 → d_k = 40`); after an expression
+# it says what the expression tends to (`intensity → d_k/4`).
+_ARROW = r"→|⟶|->|\\to(?![A-Za-z])|\\rightarrow(?![A-Za-z])"
+_IMPLICATION = re.compile(f"{_IMPLIES.pattern}|{_ARROW}")
 
 
 def _implied(step: str) -> str | None:
-    """`d_k/4 = 10 ⇒ d_k = 40` -> `d_k = 40`: the conclusion of a line that states an
-    implication outside brackets; None for a line with none."""
+    """`d_k/4 = 10 ⇒ d_k = 40` (or `→ d_k = 40`) -> `d_k = 40`: the conclusion of a line that
+    states an implication outside brackets; None for a line with none."""
     cut = -1
-    for found in top_level(_IMPLIES, step):
+    for found in top_level(_IMPLICATION, step):
+        if not _IMPLIES.fullmatch(found.group()) and "=" not in step[max(cut, 0) : found.start()]:
+            continue  # `intensity → d_k/4`: what the expression tends to, not an implication
         cut = found.end()
     if cut < 0 or not step[cut:].strip():
         return None
     return step[cut:]
+
+
+# A limit a line opens with: `lim_{T→∞}`, `\\lim_{T \\to \\infty}`, `lim_(T -> inf)`.
+_LIMIT = re.compile(
+    r"\s*\\?lim\s*_\s*[{(]\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:→|->|\\to(?![A-Za-z])|"
+    r"\\rightarrow(?![A-Za-z]))\s*\+?(?:∞|\\infty(?![A-Za-z])|inf(?:inity)?(?![A-Za-z])|oo)\s*[})]"
+)
+
+
+def _limit_taken(reader: StepReader, step: str) -> str | StepVerdict | None:
+    """`lim_{T→∞} A = B = …` -> `B = …` when A, a closed form, tends to B as T grows (the limit is
+    worked out, not taken on trust); a verdict saying what A tends to when that is not B, or
+    that the limit cannot be worked out; None for a line that opens with no limit or states no
+    value for it."""
+    import sympy
+
+    found = _LIMIT.match(step)
+    if found is None:
+        return None
+    try:
+        sides = split_sides(step[found.end() :])
+    except AnswerError:
+        return None
+    if len(sides) < 2 or not all(side.strip() for side in sides):
+        return None
+    name = reader.rename.get(found.group(1), found.group(1))
+    try:
+        tending, value = reader.read(sides[0]), reader.read(sides[1])
+        variable = next((s for s in tending.free_symbols if str(s) == name), None)
+        if variable is None or not reader.is_closed(reader.side(sides[0], tending)):
+            raise ValueError("not a closed form in the variable")
+        limit = sympy.limit(tending, variable, sympy.oo)
+        holds = sympy.simplify(limit - value) == 0
+    except (Exception, RecursionError):
+        return unchecked(
+            f"could not check this step: the limit of `{sides[0].strip()}` as {name} grows "
+            "could not be worked out; write the expression and its limit in closed form"
+        )
+    if holds:
+        return "=".join(sides[1:])
+    return StepVerdict(
+        readable=True, valid=False, reaches_expected=False,
+        message=f"as {name} grows, {reader.show(tending)} tends to {reader.show(limit)}, "
+        f"not {reader.show(value)}",
+    )  # fmt: skip
+
+
+# A name the line defines after its expression: `… / Z^2 with Z = Σ_k e^{s_k}`, `…, where Z = …`.
+_DEFINED_AFTER = re.compile(
+    r"(?P<expression>.+?)[\s,;]+(?P<word>[A-Za-z]{2,})\s+"
+    r"(?P<name>[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*:?=\s*(?P<definition>[^=:]+)",
+    re.DOTALL,
+)
+
+
+def _named_in_line(reader: StepReader, step: str) -> str | None:
+    """`(δ_ij e^{s_i} Z − e^{s_i} e^{s_j}) / Z^2 with Z = Σ_k e^{s_k}` -> the expression with
+    (Σ_k e^{s_k}) for Z: a name the question does not know, defined after a word at the end
+    of the line, stands for its definition where the expression uses it. None for any other
+    line (a known name there is a claim about it, checked as one)."""
+    if len(step) > MAX_LENGTH:  # the reader refuses it anyway; the pattern is not linear
+        return None
+    found = _DEFINED_AFTER.fullmatch(step.strip())
+    if found is None or found["word"] in reader.symbols:
+        return None
+    name, expression = found["name"], found["expression"]
+    uses = re.compile(rf"(?<![A-Za-z0-9_\\]){re.escape(name)}(?![A-Za-z0-9_])")
+    if not uses.search(expression):
+        return None
+    try:
+        reader.read(name)
+    except AnswerError as error:
+        if "is not a known name" not in str(error):
+            return None
+    else:
+        return None  # a name the question knows: the words say something about it, not checked
+    return uses.sub(lambda _: f"({found['definition'].strip()})", expression)
 
 
 def _without_name(reader: StepReader, step: str, expected: str) -> str:

@@ -93,6 +93,9 @@ class Lowering:
             return self._power(expr)
         name = getattr(expr.func, "__name__", "")
         if name == "E":
+            argument, given = _given(expr.args[0])
+            if given:  # E[X | k]: averaged over the other vectors, k's components stay random
+                return self.conditional(self.lower(argument), given)
             return {CONSTANT: self.expectation(self.lower(expr.args[0]))}
         if name == "Var":
             return {CONSTANT: self.variance(expr.args[0])}
@@ -228,6 +231,37 @@ class Lowering:
             total += coefficient * self._term_mean(term)
         return total
 
+    def conditional(self, polynomial: RandomPolynomial, given: set[str]) -> RandomPolynomial:
+        """E[X | the `given` vectors]: X's components of the other vectors averaged out (they
+        are independent of the given ones), the given vectors' components kept as they are.
+        Each term must be one component product (q_a k_a, or Σ_a q_a k_a): the mean given k of
+        a product of sums (q·k)² pairs indices across the sums, which is not worked out here."""
+        sympy = self.sympy
+        fixed = {i for i, vector in enumerate(self.model.vectors) if vector in given}
+        size = sympy.Symbol(self.model.dimension)
+        result: RandomPolynomial = {}
+        for term, coefficient in polynomial.items():
+            factors = [*term.free, *(("", monomial) for monomial in term.bound)]
+            if not factors:
+                result = add(result, {term: coefficient})
+                continue
+            if len(factors) > 1:
+                raise CannotEvaluate(
+                    "the mean given a vector of a product of sums is not worked out here; "
+                    "take the mean of each term"
+                )
+            index, monomial = factors[0]
+            averaged = tuple(0 if i in fixed else p for i, p in enumerate(monomial))
+            kept = tuple(p if i in fixed else 0 for i, p in enumerate(monomial))
+            weight = coefficient * (self._moment(averaged) if any(averaged) else 1)
+            self.used.add("mean given a vector")
+            if any(kept):
+                kept_term = Term(free=((index, kept),)) if term.free else Term(bound=(kept,))
+                result = add(result, {kept_term: weight})
+            else:  # nothing random left: Σ_a of a constant is d_k times it
+                result = add(result, {CONSTANT: weight * (size if term.bound else 1)})
+        return result
+
     def variance(self, argument: Any) -> Any:
         """Var of a SymPy expression: constant factors first, then E[X²] - E[X]²."""
         sympy = self.sympy
@@ -355,6 +389,16 @@ class Lowering:
                 self.used.add("unit variance")
             value *= double_factorial(power - 1)
         return self.sympy.Integer(value)
+
+
+def _given(argument: Any) -> tuple[Any, set[str]]:
+    """The argument of `E((X)*zzgiven_k)` without its markers, and the vectors given."""
+    factors = argument.args if argument.is_Mul else (argument,)
+    markers = {f for f in factors if f.is_Symbol and (read_marker(f.name) or ("",))[0] == "given"}
+    if not markers:  # a mean given k further in (E[k_a E[q_a | k]]) is that E's own
+        return argument, set()
+    given = {read_marker(str(marker))[1][0] for marker in markers}  # type: ignore[index]
+    return argument.xreplace(dict.fromkeys(markers, 1)), given
 
 
 def _written_variance(factor: Any) -> Any:

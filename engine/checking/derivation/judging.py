@@ -20,6 +20,7 @@ from engine.checking.derivation.messages import (
     WRITE_VARIANCE,
     Feedback,
 )
+from engine.checking.derivation.notation import sum_marker
 from engine.checking.derivation.reader import StepReader
 from engine.checking.derivation.step import BrokenLink, Side, StepVerdict
 from engine.checking.derivation.substitution import Substitutions
@@ -177,10 +178,28 @@ class Judge:
 
         try:
             written = reader.as_written(target)
-            top, bottom = sympy.fraction(written, exact=True)
-            if not bottom.free_symbols:
+            if not sympy.fraction(written, exact=True)[1].free_symbols:
                 return True  # (before reading the line as written: that costs SymPy's caches)
             line = reader.as_written(last)
+        except (Exception, RecursionError):
+            return True
+        # `e^{s_i}/Σ_j e^{s_j} · e^{-m}/e^{-m}`: a Σ's body reaches over the factors after it,
+        # which the writer means outside it when they do not use its index
+        if self._same_written_fraction(written, line):
+            return True
+        try:
+            factored = _index_free_factors_out(reader, line)
+            divided = factored != line and sympy.fraction(factored, exact=True)[1].free_symbols
+        except (Exception, RecursionError):
+            return False
+        return bool(divided) and self._same_written_fraction(written, factored)
+
+    def _same_written_fraction(self, written: Any, line: Any) -> bool:
+        reader = self.reader
+        import sympy
+
+        try:
+            top, bottom = sympy.fraction(written, exact=True)
             line_top, line_bottom = sympy.fraction(line, exact=True)
             if not line_bottom.free_symbols:
                 return True
@@ -228,6 +247,55 @@ def _index_message(reader: StepReader, left: Side, right: Side) -> str:
         "index outside its own Σ must be one the line before has free too (did you mix up the "
         "letters of the sum?)"
     )
+
+
+def _index_free_factors_out(reader: StepReader, expr: Any) -> Any:
+    """`expr` read with a Σ's body ending before the factors that do not use the Σ's index
+    (`e^{s_i}/Σ_j e^{s_j} · e^{-m}/e^{-m}` is (e^{s_i}/Σ_j e^{s_j}) · e^{-m}/e^{-m}; `Σ_j e^{s_j}
+    e^{-m}` is (Σ_j e^{s_j}) e^{-m}), as written (nothing simplified)."""
+    import sympy
+
+    def split(node: Any) -> tuple[list[Any], Any] | None:
+        """The factors a sum's body leaves to the product around it, and the sum without them."""
+        if not (isinstance(node, sympy.Function) and str(node.func) == "sum"):
+            return None
+        factors = _flat_factors(node.args[0].args if node.args[0].is_Mul else (node.args[0],))
+        markers = [f for f in factors if f.is_Symbol and str(f).startswith(sum_marker(""))]
+        if len(markers) != 1:
+            return None
+        index = str(markers[0])[len(sum_marker("")) :]
+        body = [f for f in factors if f is not markers[0]]
+        outside = [f for f in body if index not in reader.free_indices(f)]
+        if not outside or len(outside) == len(body):
+            return None
+        inside = [f for f in body if f not in outside]
+        return outside, node.func(sympy.Mul(markers[0], *inside))
+
+    def is_divisor(node: Any) -> bool:
+        return isinstance(node, sympy.Pow) and node.exp == -1 and split(node.base) is not None
+
+    def as_divisor(node: Any) -> Any:  # a/(Σ_j f_j c) read as (a/Σ_j f_j) c
+        outside, summed = split(node.base)  # type: ignore[misc]
+        return sympy.Mul(sympy.Pow(summed, -1), *outside)
+
+    def is_sum(node: Any) -> bool:
+        return split(node) is not None
+
+    def as_sum(node: Any) -> Any:
+        outside, summed = split(node)  # type: ignore[misc]
+        return sympy.Mul(*outside, summed)
+
+    with sympy.evaluate(False):
+        expr = expr.replace(is_divisor, as_divisor).replace(is_sum, as_sum)
+        return sympy.Mul(*_flat_factors(expr.args)) if expr.is_Mul else expr
+
+
+def _flat_factors(factors: tuple[Any, ...]) -> list[Any]:
+    """The factors of a product written with nested products, one level deep each."""
+    flat: list[Any] = []
+    for factor in factors:
+        flat.extend(_flat_factors(factor.args) if factor.is_Mul else [factor])
+    return flat
 
 
 def _rationalised(bottom: Any, line_bottom: Any, ratio: Any) -> bool:

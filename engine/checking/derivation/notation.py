@@ -31,6 +31,7 @@ from engine.checking.reading.brackets import (
     group_end,
     group_start,
     matching_close,
+    matching_open,
     split_top_level,
     top_level,
 )
@@ -42,6 +43,8 @@ DOT_PREFIX = "zzdot_"
 SUM_PREFIX = "zzsum_"
 DERIVATIVE_PREFIX = "zzdiff_"
 OPERATOR_PREFIX = "zzdop_"
+GIVEN_PREFIX = "zzgiven_"
+MAX_PREFIX = "zzmax_"
 _BY = "_by_"
 
 # A quantity or variable in a derivative: a name with at most one subscript, such as p_i or s_j.
@@ -113,8 +116,8 @@ def name_of(symbol: Any) -> str:
 
 
 def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
-    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)), or
-    None for other names."""
+    """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)),
+    ("given", (k,)), ("max", (s,)), or None for other names."""
     if name.startswith(DOT_PREFIX):
         first, _, second = name[len(DOT_PREFIX) :].partition("_")
         return ("dot", (first, second))
@@ -122,6 +125,10 @@ def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
         return ("sum", (name[len(SUM_PREFIX) :],))
     if name.startswith(OPERATOR_PREFIX):
         return ("operator", (name[len(OPERATOR_PREFIX) :],))
+    if name.startswith(GIVEN_PREFIX):
+        return ("given", (name[len(GIVEN_PREFIX) :],))
+    if name.startswith(MAX_PREFIX):
+        return ("max", (name[len(MAX_PREFIX) :],))
     if name.startswith(DERIVATIVE_PREFIX) and _BY in name:
         quantity, _, variable = name[len(DERIVATIVE_PREFIX) :].partition(_BY)
         return ("derivative", (quantity, variable))
@@ -153,10 +160,15 @@ def rewrite_derivation(
     text = _standard_deviations(_without_averaged_over(text, vectors))
     text = to_ascii(text)
     text = _SUM_OVER.sub(r"sum_\1 ", text)
+    text = _maxima(text, indices, quantities)
+    text = _matrix_entries(text, indices, quantities, dimension)
     if isinstance(indices, Mapping):
         text = _written_out_sums(text, indices, rename or {})
     text = _square_brackets_to_calls(text)
+    if isinstance(indices, Mapping):
+        text = _products_of_means(text, vectors, indices, dimension)
     text = _mark_dot_products(text, vectors)
+    text = _conditional_means(text, vectors)
     text = _mark_derivatives(text, quantities, rename or {})
     sizes = dict(indices) if isinstance(indices, Mapping) else {}
     return _mark_sums(text, set(indices), _Ranges(sizes, rename or {}, dimension))
@@ -304,14 +316,140 @@ def _square_brackets_to_calls(text: str) -> str:
     return text
 
 
+# The largest member of a family, over one index: `max_k s_k`, `\max_{j} s_{j}`, `max_j(s_j)`.
+_MAX_OVER = re.compile(
+    r"(?<![A-Za-z0-9_])\\?max\s*_\s*\{?\s*([A-Za-z])\s*\}?\s*(\(\s*)?"
+    r"([A-Za-z][A-Za-z0-9]*)\s*_\s*\{?\s*\1\s*\}?(?(2)\s*\))(?![A-Za-z0-9_])"
+)
+
+
+def max_marker(family: str) -> str:
+    return f"{MAX_PREFIX}{family}"
+
+
+def _maxima(text: str, indices: Collection[str], quantities: Collection[str]) -> str:
+    """`max_k s_k` -> `zzmax_s`: the largest member of the family s, one number whatever the
+    index is called (max_j s_j is the same one), when s_k is a quantity of the question."""
+
+    def marker(found: re.Match[str]) -> str:
+        index, family = found.group(1), found.group(3)
+        if index in indices and f"{family}_{index}" in quantities:
+            return max_marker(family)
+        return found.group(0)
+
+    return _MAX_OVER.sub(marker, text)
+
+
+# An entry of a matrix written in brackets: `(diag(p) − p pᵀ)_{ij}`, `(…)_ij`, `(…)_{i,j}`.
+_ENTRY = re.compile(r"\)\s*_\s*\{?\s*([A-Za-z])\s*,?\s*([A-Za-z])\s*\}?(?![A-Za-z0-9_])")
+_TRANSPOSED = r"\s*(?:⊤|\^\s*\{?\s*T\s*\}?)(?![A-Za-z0-9_])"
+
+
+def _matrix_entries(
+    text: str, indices: Collection[str], quantities: Collection[str], dimension: str
+) -> str:
+    """`diag(p) − p pᵀ` -> `(delta_ij*p_i) - (p_i*p_j)`: a matrix built from a family given entry
+    by entry (p_i) read as its entry in row i and column j, the first two of the question's own
+    indices the family takes (not the vectors' a, b), or the two an explicit `(…)_{ij}` names:
+    diag(p) has δ_ij p_i there, the outer product p pᵀ has p_i p_j. Anything else (pᵀp, a
+    number) is left for the reader to refuse."""
+    if "diag" not in text and not re.search(_TRANSPOSED, text):
+        return text
+    taken: dict[str, list[str]] = {}
+    for quantity in quantities:
+        family, _, index = quantity.rpartition("_")
+        if family and index in indices:
+            taken.setdefault(family, []).append(index)
+    sizes = indices if isinstance(indices, Mapping) else {}
+    ordered = sorted(indices, key=lambda i: (sizes.get(i) == dimension, list(indices).index(i)))
+    families = {f: sorted(taken[f], key=ordered.index)[:2] for f in taken if len(taken[f]) >= 2}
+    if not families:
+        return text
+    names = "|".join(re.escape(f) for f in sorted(families, key=len, reverse=True))
+    diagonal = re.compile(rf"(?<![A-Za-z0-9_])diag\s*\(\s*({names})\s*\)")
+    outer = re.compile(
+        rf"(?<![A-Za-z0-9_\\])({names})\s*\*?\s*({names})(?![A-Za-z0-9_(]){_TRANSPOSED}"
+    )
+
+    def entries(part: str, row: str | None, column: str | None) -> str:
+        def at(family: str) -> tuple[str, str]:
+            return (row, column) if row and column else tuple(families[family])  # type: ignore[return-value]
+
+        part = diagonal.sub(lambda m: "(delta_{0}{1}*{2}_{0})".format(*at(m[1]), m[1]), part)
+        return outer.sub(lambda m: f"({m[1]}_{at(m[1])[0]}*{m[2]}_{at(m[1])[1]})", part)
+
+    for found in reversed(list(_ENTRY.finditer(text))):
+        opening = matching_open(text, found.start())
+        row, column = found.group(1), found.group(2)
+        if opening is None or row not in indices or column not in indices:
+            continue
+        inside = entries(text[opening + 1 : found.start()], row, column)
+        text = f"{text[:opening]}({inside}){text[found.end() :]}"
+    return entries(text, None, None)
+
+
+_MEAN_CALL = re.compile(r"(?<![A-Za-z0-9_])E\s*\(")
+
+
+def given_marker(vector: str) -> str:
+    return f"{GIVEN_PREFIX}{vector}"
+
+
+def _conditional_means(text: str, vectors: Sequence[str]) -> str:
+    """`E(X | k)` -> `E((X)*zzgiven_k)`: the mean of X given the vector k, marked for the
+    lowering (`expectation.Lowering`), which averages over the other vectors only. Only whole
+    vectors are conditioned on; a bar before anything else is left for the reader to refuse."""
+    start = 0
+    while found := _MEAN_CALL.search(text, start):
+        start = found.end()
+        close = matching_close(text, found.end() - 1, ROUND_AND_SQUARE)
+        if close is None:
+            break
+        inside = text[found.end() : close]
+        bars = list(top_level("|", inside, brackets=ROUND_AND_SQUARE))
+        if not bars:
+            continue
+        bar = bars[-1].start()
+        given = [name.strip() for name in inside[bar + 1 :].split(",")]
+        if not inside[:bar].strip() or not given or not set(given) <= set(vectors):
+            continue
+        markers = "*".join(given_marker(name) for name in given)
+        text = f"{text[: found.end()]}({inside[:bar]})*{markers}{text[close:]}"
+    return text
+
+
+# What stands between the vectors of a dot product: `q·k` (already `*`), `q.k`, `q^T k`, `qᵀk`.
+_DOT_OPERATOR = r"\s*(?:\*|\.|@|⊤|\^\s*T(?![A-Za-z0-9_])|\^\s*\(\s*T\s*\))?\s*"
+
+
+def _products_of_means(
+    text: str, vectors: Sequence[str], indices: Mapping[str, str], dimension: str
+) -> str:
+    """`E(q)·E(k)` -> `sum_a (E(q_a)*E(k_a))`: the mean of a vector is the vector of its
+    components' means, so the dot product of two means is the sum of the products of the
+    components' means, over an index of the vectors the line does not use otherwise."""
+    if not vectors:
+        return text
+    free = [i for i, size in indices.items() if size == dimension and f"_{i}" not in text]
+    if not free:
+        return text
+    names = "|".join(re.escape(v) for v in sorted(vectors, key=len, reverse=True))
+    mean = rf"(?<![A-Za-z0-9_])E\s*\(\s*({names})\s*\)"
+    index = free[0]
+    return re.sub(
+        mean + _DOT_OPERATOR + mean,
+        lambda m: f"sum_{index} (E({m.group(1)}_{index})*E({m.group(2)}_{index}))",
+        text,
+    )
+
+
 def _mark_dot_products(text: str, vectors: Sequence[str]) -> str:
     if not vectors:
         return text
     names = "|".join(re.escape(v) for v in sorted(vectors, key=len, reverse=True))
     first = rf"(?<![A-Za-z_\\])({names})"
     second = rf"({names})(?![A-Za-z0-9_])"
-    operator = r"\s*(?:\*|\.|@|⊤|\^\s*T(?![A-Za-z0-9_])|\^\s*\(\s*T\s*\))?\s*"
-    written = re.compile(rf"{first}(?![A-Za-z0-9_]){operator}{second}")
+    written = re.compile(rf"{first}(?![A-Za-z0-9_]){_DOT_OPERATOR}{second}")
     run_together = re.compile(first + second)
     called = re.compile(
         rf"(?<![A-Za-z0-9_])dot\s*\(\s*({names})\s*,\s*({names})\s*\)"

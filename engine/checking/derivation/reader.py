@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from engine.checking.derivation.derivative import Derivatives
 from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
+    GIVEN_PREFIX,
     derivative_marker,
     name_of,
     read_marker,
@@ -47,8 +48,10 @@ from engine.errors import AnswerError, BankError
 MAX_SIDES = 6
 # What a side that only names the quantity looks like: words, subscripts, a derivative, a call.
 _LABEL = re.compile(r"[\w\s∂/{}()\\',.]+")
+# A word naming what it counts, of what: `flops(Q K^T)`, `bytes(S)`.
+_NAMED_CALL = re.compile(r"([A-Za-z]{2,})\s*\(([^()=]*)\)")
 _USES = re.compile(r"\(this question uses [^)]*\)")
-_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop)_|moment)[A-Za-z0-9_]*")
+_MARKER_NAME = re.compile(r"zz(?:(?:dot|sum|diff|dop|given|max)_|moment)[A-Za-z0-9_]*")
 # A word of prose (`since`, `by`, `FLOPs`): two letters or more standing alone, not a LaTeX
 # command, a subscript, a call or a name with a subscript or power; or an abbreviation that
 # opens a remark (`i.e.`, `e.g.`).
@@ -513,11 +516,15 @@ class StepReader:
         known |= set(self.assumptions.matrices) | _NOT_PROSE
         if any(word.group(0) in _NOT_PROSE for word in _WORD.finditer(step)):
             return None  # code, or a letter the reader does not know here: not prose
-        start = _remark_end(step, known)
-        while (opening := _WORD.match(step, _skip_separators(step, start))) and (
-            opening.group(0) not in known
+        start = self._past_opening_words(step, _remark_end(step, known), known)
+        # `since E[q_a²] = 1 and E[q_a] = 0, each term is 1, so Var(q·k) = d_k`: a line that
+        # opens with its reason in words states its step in its last clause
+        if (
+            start
+            and (clause := _last_clause(step, start)) > start
+            and any(w.group(0) not in known for w in _WORD.finditer(step[start:clause]))
         ):
-            start = _skip_separators(step, opening.end())
+            start = self._past_opening_words(step, clause, known)
         words = [step[:start].strip(" \t,;:")] if start else []
         rest = step[start:]
         for match in _WORD.finditer(rest):
@@ -534,6 +541,15 @@ class StepReader:
             # words name the quantity, the expression after the relation is the step
             rest = rest[relation.end() :]
         return rest, " … ".join(words)
+
+    @staticmethod
+    def _past_opening_words(step: str, start: int, known: set[str]) -> int:
+        """Where the expression starts after the words of prose that open `step` at `start`."""
+        while (opening := _WORD.match(step, _skip_separators(step, start))) and (
+            opening.group(0) not in known
+        ):
+            start = _skip_separators(step, opening.end())
+        return start
 
     @staticmethod
     def split_off_rounding(step: str) -> tuple[str, str] | None:
@@ -559,6 +575,18 @@ class StepReader:
         """Whether a first side only names the quantity: a word (unless `words` is False), or a
         derivative of a name the drill does not define (`∂L/∂V`, `dL/dq`), rather than an
         expression to check."""
+        if words and (call := _NAMED_CALL.fullmatch(text.strip())):
+            # `flops(Q K^T)`: a word the question does not know, of something it does not know
+            # either (what is counted); `std(q·k)` is a claim about q·k, not a name
+            for part, unknown in ((call.group(1), "name"), (call.group(2), "")):
+                try:
+                    self.read(part)
+                except AnswerError as error:
+                    if f"is not a known {unknown}" not in str(error):
+                        return False
+                else:
+                    return False
+            return True
         if not _LABEL.fullmatch(text.strip()):
             return False
         try:
@@ -807,8 +835,18 @@ class StepReader:
                     return sympy.Function(f"Σ_{index}")(argument / symbol)
             return node
 
+        def is_conditional(node: Any) -> bool:
+            return str(node.func) == "E" and bool(_given_markers(node.args[0]))
+
+        def as_conditional(node: Any) -> Any:  # E(q_a·zzgiven_k) is shown E(q_a | k)
+            markers = _given_markers(node.args[0])
+            body = node.args[0].xreplace(dict.fromkeys(markers, 1))
+            given = ", ".join(sorted(str(m)[len(GIVEN_PREFIX) :] for m in markers))
+            return sympy.Function("E")(sympy.Symbol(f"{pretty(self._readable(body))} | {given}"))
+
         try:
             expr = expr.replace(is_sum, as_sigma)
+            expr = expr.replace(is_conditional, as_conditional)
         except (Exception, RecursionError):
             return expr
         names: dict[Any, Any] = {}
@@ -820,6 +858,9 @@ class StepReader:
                 names[symbol] = sympy.Symbol(f"∂{marker[1][0]}/∂{marker[1][1]}")
             elif self.delta_indices(name_of(symbol)):
                 names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(name_of(symbol))}")
+            elif marker is not None and marker[0] == "max":  # the drill's name for it, if any
+                named = [n for n, e in self.definitions.items() if e == symbol]
+                names[symbol] = sympy.Symbol(named[0] if named else f"max({marker[1][0]})")
         return expr.xreplace(names)
 
     def is_closed(self, side: Side) -> bool:
@@ -835,6 +876,12 @@ class StepReader:
             or any(read_marker(n) for n in names)
             or any(self.model.component(n) for n in names)
         )
+
+
+def _given_markers(argument: Any) -> list[Any]:
+    """The `zzgiven_k` factors of the argument of a mean given a vector."""
+    factors = argument.args if argument.is_Mul else (argument,)
+    return [f for f in factors if f.is_Symbol and f.name.startswith(GIVEN_PREFIX)]
 
 
 def _skip_separators(text: str, position: int) -> int:
@@ -854,6 +901,15 @@ def _remark_end(text: str, known: set[str]) -> int:
     if colon < 0 or not any(w.group(0) not in known for w in _WORD.finditer(text[:colon])):
         return 0
     return colon + 1
+
+
+def _last_clause(text: str, start: int) -> int:
+    """Where the last clause of `text` after `start` begins: just after its last `,` or `;`
+    outside brackets (`start` when there is none)."""
+    cut = start
+    for found in top_level(",;", text, start):
+        cut = found.end()
+    return cut
 
 
 def _unclosed_opener(text: str) -> int:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.checking.derivation.step import StepVerdict
 from engine.drills.chain import chain_problems, judge_at
 from engine.drills.due import due_drills
 from engine.drills.loader import load_drill_file
@@ -30,6 +31,12 @@ def shipped_drills():  # type: ignore[no-untyped-def]
     loaded = load_drill_file(SHIPPED, "drills/15.yaml", set_name="15")
     assert loaded.problems == []
     return loaded.drills
+
+
+def judged(drill: str, step: int, line: str, *, skip_ahead: bool = True) -> StepVerdict:
+    """The verdict on `line` at step `step` (1-based) of the shipped drill `drill`."""
+    drills = {d.id: d for d in shipped_drills()}
+    return judge_at(warm_checker(), drills[drill], step - 1, line, skip_ahead=skip_ahead).verdict
 
 
 def reviews(home: Path) -> list[tuple[str, int]]:
@@ -77,14 +84,12 @@ def test_every_expected_chain_checks_step_by_step(drill) -> None:  # type: ignor
 def test_a_bare_final_result_does_not_stand_for_the_step_it_skips(
     drill: str, step: int, line: str, right: bool
 ) -> None:
-    drills = {d.id: d for d in shipped_drills()}
-    judgement = judge_at(warm_checker(), drills[drill], step - 1, line)
-    assert judgement.verdict.correct is right, judgement.verdict.message
+    verdict = judged(drill, step, line)
+    assert verdict.correct is right, verdict.message
     if not right:
-        assert judgement.verdict.readable and "this step left out" in judgement.verdict.message
+        assert verdict.readable and "this step left out" in verdict.message
     # `attnquiz check --step` (no skipping) gives the same verdict
-    alone = judge_at(warm_checker(), drills[drill], step - 1, line, skip_ahead=False)
-    assert alone.verdict.correct is right
+    assert judged(drill, step, line, skip_ahead=False).correct is right
 
 
 # Lint passes the shipped drills: tests/engine/bank/test_lint.py lints drills/ once, with the
@@ -350,3 +355,27 @@ def test_a_line_may_put_the_given_values_into_the_general_formula_but_must_end_w
     left_in = judge_at(checker, drill, 3, "√d_k").verdict
     assert not left_in.correct and "put in d_k = 512" in left_in.message
     assert not judge_at(checker, drill, 3, "Var(q·k) = √512").verdict.correct
+
+
+@pytest.mark.parametrize(
+    ("drill", "step", "line", "right"),
+    [
+        ("intensity-crossover", 1, "Bytes: 2 T² d_k", False),  # step 2's quantity
+        ("intensity-crossover", 1, "bytes = 2 T^2 d_k", False),
+        ("intensity-crossover", 1, "flops = 2 T^2 d_k", True),  # a word, whatever its case
+        ("intensity-crossover", 2, "FLOPs = 8 T d_k + 8 T^2", False),
+        ("intensity-crossover", 2, "Bytes: 8 T (d_k + T)", True),
+        ("intensity-crossover", 6, "FLOPs = 40", False),  # the step solves for d_k
+        ("intensity-crossover", 3, "intensity = T d_k / (4 (d_k + T))", True),  # not the drill's
+        ("intensity-crossover", 3, "bytes/FLOPs = T d_k / (4(d_k + T))", False),  # upside down
+        ("intensity-crossover", 3, "flops / bytes = T d_k / (4(d_k + T))", True),
+        ("backward-pass", 5, "dL/dq = Σ_t g_t k_t / √d_k", True),  # dL/dq is not dL/dQ
+    ],
+)
+def test_a_line_naming_another_steps_quantity_is_not_this_step(
+    drill: str, step: int, line: str, right: bool
+) -> None:
+    verdict = judged(drill, step, line)
+    assert verdict.correct is right, verdict.message
+    if not right:
+        assert "another quantity" in verdict.message
