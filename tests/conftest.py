@@ -27,7 +27,7 @@ pytest_plugins = ("tests.run_order",)  # the costliest test files first
 def pytest_configure(config: pytest.Config) -> None:
     _ctrl_c_reaches_the_processes()
     _one_blas_thread()
-    _bytecode_under_the_cache(config)
+    _bytecode_written(config)
 
 
 def _ctrl_c_reaches_the_processes() -> None:
@@ -46,22 +46,23 @@ def _one_blas_thread() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def _bytecode_under_the_cache(config: pytest.Config) -> None:
+def _bytecode_written(config: pytest.Config) -> None:
     """With bytecode writing turned off (PYTHONDONTWRITEBYTECODE), every xdist worker and every
-    Python process a test starts (the command line, the checking worker) compiles each module
-    it imports from source, and pytest rewrites every test module afresh: seconds of CPU per
-    process. For this test run only, write the bytecode instead under pytest's own cache folder
-    (.pytest_cache, which git ignores), never beside the sources: processes share it, later
-    runs reuse it. Skipped under `-p no:cacheprovider`, and when bytecode is written anyway."""
-    cache = getattr(config, "cache", None)  # None under `-p no:cacheprovider`
-    if not sys.dont_write_bytecode or sys.pycache_prefix or cache is None:
+    Python process a test starts (the command line, the checking worker) compiles each of this
+    checkout's modules it imports from source, and pytest rewrites every test module afresh:
+    seconds of CPU per process. For this test run only (the variable is dropped for the
+    processes it starts, not for the shell), write bytecode as Python does by default: this
+    checkout's beside its sources in `__pycache__` (which git ignores; Numba keeps the kernel's
+    cache there too), where processes share it and later runs reuse it, while the installed
+    packages' bytecode, which pip wrote as it installed them, is read as it is. (A cache folder
+    of its own, PYTHONPYCACHEPREFIX, would make every process ignore pip's bytecode: a clean
+    checkout compiled some 2,600 library modules again, 6 s of CPU, in each worker at once.)
+    Skipped when bytecode is written anyway or a cache folder is chosen."""
+    if not sys.dont_write_bytecode or sys.pycache_prefix:
         return
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
-    prefix = str(cache.mkdir("pycache"))
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    sys.pycache_prefix = prefix
     sys.dont_write_bytecode = False
 
 
