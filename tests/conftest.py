@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-pytest_plugins = ("tests.run_order",)  # the costliest test files first
+# the costliest test files first; one thread watching for time-outs
+pytest_plugins = ("tests.run_order", "tests.watchdog")
 
 
 def pytest_configure(config: pytest.Config) -> None:
