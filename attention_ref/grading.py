@@ -106,7 +106,7 @@ def grade_submission(
         return grade
     plan = CallPlan(found)
     limits = for_code(found, limits or Limits())
-    with Sandbox(path, found.name, limits) as box:
+    with Sandbox(path, found.name, limits, numba=found.hints.uses_numba) as box:
         report = box.report()
         grade = Grade(False, "pass", found.target, found.name, [], [], isolation=report.isolation)
         grade.why, grade.seed, grade.plan = found.why, seed, plan

@@ -91,7 +91,7 @@ def time_submission(
     started = fresh.clock()  # the time spent drawing inputs is not part of the budget
     say("timing: starting your code and the references in their sandboxes")
     with (
-        Sandbox(path, function, limits) as mine,
+        Sandbox(path, function, limits, numba=plan.found.hints.uses_numba) as mine,
         Sandbox(Path(reference.__file__), reference_name, limits) as ref,
         kernel_sandbox(kernel_files, limits, notes) as kernel,
     ):
@@ -563,7 +563,8 @@ def kernel_sandbox(
         shim = Path(folder) / "kernel_shim.py"
         shim.write_text(files["kernel.py"].decode(), encoding="utf-8")
         cache = {k: v for k, v in files.items() if k.startswith("numba-cache/")}
-        with Sandbox(shim, "attention", limits, own_packages=True, files=cache) as box:
+        kernel = Sandbox(shim, "attention", limits, own_packages=True, files=cache, numba=True)
+        with kernel as box:
             tiny = np.zeros((4, D), dtype=np.float32)
             first = box.call(tiny, tiny, tiny)
             if first.status == "ok":

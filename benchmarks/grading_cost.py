@@ -8,7 +8,9 @@ another in this thread, on one seed, and prints:
   cpuacct cgroup made for the run when one can be made (root, cgroup v1), per file, with the
   files that cost most;
 - the peer: a sandbox started on a one-line file and closed without a call, the floor every
-  graded file pays, measured the same way; grading is reported as a ratio to it.
+  graded file pays, measured the same way; grading is reported as a ratio to it;
+- the files that use Numba apart (their sandboxes fork from a template that has started Numba,
+  started by the first of them and counted in its figure), and that template's floor.
 
     .venv/bin/python benchmarks/grading_cost.py [--seed 11] [--floor-runs 40]
 
@@ -156,6 +158,17 @@ def main() -> None:
             )
         thread_total = time.thread_time() - started
         ended = used()
+        # The floor of a sandbox forked from the Numba template (started by the graded files).
+        numba_before = used()
+        for _ in range(options.floor_runs):
+            with Sandbox(bare, "attention", corpus.LIMITS, numba=True):
+                pass
+        numba_after = used()
+        numba_floor = (
+            None
+            if numba_after is None or numba_before is None
+            else (numba_after - numba_before) / options.floor_runs
+        )
 
     files = len(per_file)
     print(f"{files} files graded, seed {options.seed}")
@@ -180,6 +193,15 @@ def main() -> None:
     )
     for cpu, name in known[::-1][:8]:
         print(f"  {name:44} {1000 * cpu:8.1f} ms")
+    numba_files = [row.file for row in corpus.ROWS if corpus._uses_numba(row)]
+    numba_cpu = sum(per_file[name][1] or 0.0 for name in numba_files)
+    others = (total - numba_cpu) / max(1, files - len(numba_files))
+    print(
+        f"{len(numba_files)} Numba files: {numba_cpu:.2f} s in all (their template's start "
+        f"included); the other files {1000 * others:.1f} ms per file"
+    )
+    if numba_floor is not None:
+        print(f"floor of a sandbox from the Numba template: in all {1000 * numba_floor:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 
 import attention_ref.sandbox.isolation as isolation
 import attention_ref.sandbox.landlock as landlock
+import attention_ref.sandbox.numba_start as numba_start
 import attention_ref.sandbox.own_packages as own_packages
 import attention_ref.sandbox.protocol as protocol
 import attention_ref.sandbox.seccomp as seccomp
@@ -196,6 +197,7 @@ def _run_worker(
     except landlock.LandlockUnavailable as error:
         ruleset = None
         facts["landlock"] = f"unavailable: {error}; writes and reads are not path-restricted"
+    numba_start.reread_settings()  # when forked from a Numba template: this environment's
     facts.update(apply_limits(limits))
     if uid is not None:
         groups = isolation.drop_privileges(uid, gid)

@@ -78,9 +78,10 @@ def prepare_workdir(source: Path, source_text: bytes) -> Workdir:
     return Workdir(path, copy, uid)
 
 
-def spawn(workdir: Workdir) -> tuple[SandboxProcess, socket.socket]:
+def spawn(workdir: Workdir, *, numba: bool = False) -> tuple[SandboxProcess, socket.socket]:
     """Start the sandbox's first process in its own session, forked from this thread's template
-    (started here the first time); the parent's end of the private socket."""
+    (started here the first time; `numba`: the one that has started Numba); the parent's end of
+    the private socket."""
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
@@ -91,7 +92,9 @@ def spawn(workdir: Workdir) -> tuple[SandboxProcess, socket.socket]:
     try:
         with child_end:
             for attempt in (1, 2):
-                template = template_for_this_thread([sys.executable, "-I", "-B"], env, PACKAGE_ROOT)
+                template = template_for_this_thread(
+                    [sys.executable, "-I", "-B"], env, PACKAGE_ROOT, numba=numba
+                )
                 try:
                     process = template.fork(
                         child_end,
@@ -102,7 +105,7 @@ def spawn(workdir: Workdir) -> tuple[SandboxProcess, socket.socket]:
                     )
                     break
                 except TemplateError:
-                    discard_this_threads_template()  # start a fresh one, once
+                    discard_this_threads_template(numba=numba)  # start a fresh one, once
                     if attempt == 2:
                         raise
     except BaseException:

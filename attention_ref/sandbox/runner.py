@@ -61,6 +61,8 @@ class Sandbox:
     memory failure the process is gone and every later call returns that same result.
     `__exit__` kills everything the sandbox started and deletes its temporary folder.
     `protect` names extra folders (for example a `--data-dir` store) no read grant may contain.
+    `numba`: the code uses Numba, whose start-up a Numba template has already done (its CPU is
+    then paid once per grading thread, not once per sandbox); any code may run either way.
     Use a Sandbox from one thread: its processes die with the thread that started them.
     """
 
@@ -73,6 +75,7 @@ class Sandbox:
         protect: Iterable[Path] = (),
         own_packages: bool = False,
         files: Mapping[str, bytes] | None = None,
+        numba: bool = False,
     ) -> None:
         self.source = Path(source)
         self.function = function
@@ -81,6 +84,8 @@ class Sandbox:
         # import attention_ref, and finds `files` (e.g. a Numba cache) in its folder.
         self._own_packages = own_packages
         self._files = dict(files or {})
+        # The code uses Numba: fork it from a template that has already started Numba.
+        self._numba = numba
         self._protect = [str(Path(p).resolve()) for p in protect]
         self._token = secrets.token_bytes(protocol.TOKEN_BYTES)
         self._stdout = CappedTail(limits.max_output_bytes)
@@ -225,7 +230,7 @@ class Sandbox:
         self._workdir, self._uid = workdir.path, workdir.uid
         self._place_files(workdir.path, workdir.uid)
         self._join_cgroup_before_spawn()
-        self._process, sock = launch.spawn(workdir)
+        self._process, sock = launch.spawn(workdir, numba=self._numba)
         if self._cgroup is not None:
             try:
                 self._cgroup.add(self._process.pid)

@@ -12,6 +12,9 @@ no other file descriptor (the template's own socket included). The copy then run
 
     parent (grader thread) -> template -> supervisor -> init -> worker
 
+A thread has up to two templates: the plain one, and one that has also started Numba
+(`numba_start`) for sandboxes of code that uses it, started the first time such a sandbox is.
+
 The template dies with the thread that started it (a parent-death signal), and each supervisor
 with the template, which it treats as its parent: killing the grader, even with SIGKILL, still
 takes every sandbox with it. The template reaps a supervisor it forked only when the parent asks
@@ -56,8 +59,9 @@ class TemplateError(RuntimeError):
 # -- the template process -------------------------------------------------------------------
 
 
-def serve(control_fd: int, parent: int, package_root: str) -> NoReturn:
-    """The template's loop: import once, then fork a sandbox for each request."""
+def serve(control_fd: int, parent: int, package_root: str, numba: bool = False) -> NoReturn:
+    """The template's loop: import once (and start Numba, for a Numba template), then fork a
+    sandbox for each request."""
     import attention_ref.sandbox.isolation as isolation
 
     isolation.die_with_parent(signal.SIGKILL)
@@ -73,6 +77,14 @@ def serve(control_fd: int, parent: int, package_root: str) -> NoReturn:
     import attention_ref.sandbox.arrays
     import attention_ref.sandbox.child as child
     import attention_ref.sandbox.returned  # noqa: F401
+
+    if numba:
+        import attention_ref.sandbox.numba_start as numba_start
+
+        # A head start only: should Numba fail to start here, each sandbox starts it itself
+        # (and the submission's import reports what is wrong).
+        with contextlib.suppress(Exception):
+            numba_start.start()
 
     # As each worker does before it confines itself (the boot line put the package root first),
     # once here: then a worker finds its imports rerouted and holds the same folders open.
@@ -208,19 +220,30 @@ class Template:
     a forked copy of the grader that inherited this object leaves the template alone.
     """
 
-    def __init__(self, argv: list[str], env: Mapping[str, str], package_root: str) -> None:
+    def __init__(
+        self, argv: list[str], env: Mapping[str, str], package_root: str, *, numba: bool = False
+    ) -> None:
         import subprocess
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         boot = (
             "import sys; sys.path.insert(0, sys.argv[3]); "
             "from attention_ref.sandbox.template import serve; "
-            "serve(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])"
+            "serve(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4] == 'numba')"
         )
+        self.numba = numba
         try:
             with theirs:
                 self.process = subprocess.Popen(
-                    [*argv, "-c", boot, str(theirs.fileno()), str(os.getpid()), package_root],
+                    [
+                        *argv,
+                        "-c",
+                        boot,
+                        str(theirs.fileno()),
+                        str(os.getpid()),
+                        package_root,
+                        "numba" if numba else "plain",
+                    ],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -322,21 +345,34 @@ class Template:
 _PER_THREAD = threading.local()
 
 
+def _this_threads() -> dict[bool, Template]:
+    """This thread's templates: the plain one and the Numba one (key True), each once started."""
+    templates: dict[bool, Template] | None = getattr(_PER_THREAD, "templates", None)
+    if templates is None:
+        templates = _PER_THREAD.templates = {}
+    return templates
+
+
 def template_for_this_thread(
-    argv: list[str], env: Mapping[str, str], package_root: str
+    argv: list[str], env: Mapping[str, str], package_root: str, *, numba: bool = False
 ) -> Template:
-    """This thread's template, started now if it has none or its template has ended."""
-    template: Template | None = getattr(_PER_THREAD, "template", None)
+    """This thread's template, started now if it has none or its template has ended. `numba`:
+    the one that has started Numba (`numba_start`), for sandboxes that use it; started the
+    first time such a sandbox is, so grading NumPy code never pays for it."""
+    templates = _this_threads()
+    template = templates.get(numba)
     if template is None or not template.alive():
         if template is not None:
             template.close()
-        template = Template(argv, env, package_root)
-        _PER_THREAD.template = template
+        template = Template(argv, env, package_root, numba=numba)
+        templates[numba] = template
     return template
 
 
-def discard_this_threads_template() -> None:
-    template: Template | None = getattr(_PER_THREAD, "template", None)
-    if template is not None:
-        _PER_THREAD.template = None
-        template.close()
+def discard_this_threads_template(*, numba: bool | None = None) -> None:
+    """End this thread's template of that kind (`numba`), or both when None."""
+    templates = _this_threads()
+    for kind in (False, True) if numba is None else (numba,):
+        template = templates.pop(kind, None)
+        if template is not None:
+            template.close()

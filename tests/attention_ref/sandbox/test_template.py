@@ -8,6 +8,7 @@ import signal
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import attention_ref.sandbox.template as template_module
@@ -116,3 +117,69 @@ def test_a_forked_copy_of_the_grader_leaves_the_template_alone() -> None:
         owner._owner_pid = os.getpid()
         owner.close()
     assert owner.process.poll() is not None
+
+
+# Where Numba caches in a sandbox: its setting when the file is imported (before any compile
+# reads the environment again), and the folder of a `cache=True` function compiled (and so
+# cached) there, as bytes (the channel carries arrays only).
+_WHERE_NUMBA_CACHES = """
+import numba
+import numpy as np
+from numba.core import config
+
+SETTING = config.CACHE_DIR
+
+
+@numba.njit(cache=True)
+def _plus_one(x):
+    return x + 1.0
+
+
+def where(x):
+    _plus_one(x)
+    text = SETTING + "\\n" + _plus_one._cache._cache_path
+    return np.frombuffer(text.encode(), dtype=np.uint8)
+"""
+
+
+def _maps(pid: int) -> str:
+    return Path(f"/proc/{pid}/maps").read_text()
+
+
+@pytest.mark.parametrize("own_packages", [False, True], ids=["submission", "own-code"])
+def test_numba_code_forks_from_a_numba_template_and_caches_only_in_its_folder(
+    tmp_path: Path, own_packages: bool
+) -> None:
+    source = tmp_path / "where_numba_caches.py"
+    source.write_text(_WHERE_NUMBA_CACHES, encoding="utf-8")
+    carried = {"numba-cache/carried.txt": b"a file of attnquiz's own cache"}
+    with Sandbox(BENIGN / "correct.py", "attention", LIMITS) as plain:
+        assert plain._process is not None
+        plain_template = plain._process.template
+        assert "llvmlite" not in _maps(plain_template)  # NumPy code never pays for Numba
+    box = Sandbox(
+        source,
+        "where",
+        LIMITS,
+        numba=True,
+        own_packages=own_packages,
+        files=carried if own_packages else None,
+    )
+    with box:
+        assert box._process is not None and box._workdir is not None
+        template = box._process.template
+        assert template != plain_template and "llvmlite" in _maps(template)
+        # Numba started, still one thread: forking it copies no lock another thread holds.
+        assert _status_field(template, "Threads") == "1"
+        result = box.call(np.zeros(2))
+        workdir = str(box._workdir)
+    assert result.status == "ok", result.error
+    setting, folder = bytes(result.value).decode().split("\n")
+    # The settings Numba read in the template are read again in the sandbox: attnquiz's own
+    # code finds its carried cache; a submission caches next to its copy, in its own folder.
+    own_cache = os.path.join(workdir, "numba-cache")
+    assert setting == (own_cache if own_packages else "")
+    if own_packages:
+        assert folder.startswith(own_cache + os.sep), (folder, workdir)
+    else:
+        assert folder == os.path.join(workdir, "__pycache__")
