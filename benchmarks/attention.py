@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -504,6 +505,21 @@ def emulated(env: dict[str, str], cpu: str | None) -> dict[str, str]:
     )
 
 
+def _positive(kind: type[float] | type[int]) -> Callable[[str], float]:
+    """An argparse type: a finite number above 0 (a count or budget of 0 times nothing)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"{text} must be a number above 0")
+        return value
+
+    return parse
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -521,8 +537,12 @@ def main() -> int:
         action="append",
         help="only the cases whose label contains this text (repeatable), e.g. '8x8 heads'",
     )
-    parser.add_argument("--seconds", type=float, default=1.5, help="timing budget per process")
-    parser.add_argument("--rounds", type=int, default=3, help="processes per case and variant")
+    parser.add_argument(
+        "--seconds", type=_positive(float), default=1.5, help="timing budget per process"
+    )
+    parser.add_argument(
+        "--rounds", type=_positive(int), default=3, help="processes per case and variant"
+    )
     parser.add_argument("--keep-openblas-env", action="store_true", help="keep OPENBLAS_* set")
     parser.add_argument(
         "--threads",

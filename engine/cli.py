@@ -517,10 +517,11 @@ def main(argv: list[str] | None = None, *, checker: Checker | None = None) -> in
     from engine.commands.errors import run_guarded
 
     args = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    from engine.ui.script_line import tolerant_output, tolerant_stdin
+    from engine.ui.script_line import sane_widths, tolerant_output, tolerant_stdin
 
     tolerant_stdin()
     tolerant_output()
+    sane_widths()
     command = next((a for a in args if not a.startswith("-")), None)
     if command not in GRADING_COMMANDS or {"-h", "--help"} & set(args):
         return run_guarded(lambda: _click_app()(args, prog_name="attnquiz", standalone_mode=False))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -49,3 +50,21 @@ def on_offered(pieces: list[str], verdicts: list[Verdict]) -> Verdict:
         return unreadable
     feedback = "correct: each answer you offered is right, but give one next time"
     return Verdict(correct=True, interpreted_as=shown, feedback=feedback, score=1.0)
+
+
+def graded_as_offered(answer: str, grade_one: Callable[[str], Verdict]) -> Verdict:
+    """The verdict on `answer` from `grade_one`, which grades one answer as it stands, with what
+    an examiner reads around it: an answer set in markdown marks (`` `d_k` ``, `**d_k**`) is
+    graded by what they hold, and several answers offered at once (`d_k or sqrt(d_k)`) each on
+    its own, their verdict joined by `on_offered`. Typed cards, the timed drill's derivation
+    steps and `check_expression` grade through it."""
+    # The reading modules load the checking package: not at start-up, where verdicts are shown.
+    from engine.checking.reading.statement import offered_answers
+    from engine.checking.reading.typography import without_markup
+
+    inside = without_markup(answer)
+    pieces = offered_answers(inside)
+    if pieces is None:
+        return grade_one(inside)
+    verdicts = [graded_as_offered(piece, grade_one) for piece in pieces]
+    return on_offered([without_markup(piece) for piece in pieces], verdicts)

@@ -64,3 +64,24 @@ def test_emulated_avx2_compiles_the_kernel_for_haswell_without_avx512_in_its_own
     monkeypatch.setattr(config, "CPU_FEATURES", env["NUMBA_CPU_FEATURES"], raising=False)
     assert _vector_bytes() == 32
     assert bench.emulated(shell, None) == shell
+
+
+@pytest.mark.slow  # a real process, as `attnquiz bench` starts it
+@pytest.mark.parametrize(
+    "option", [["--rounds", "0"], ["--rounds", "-1"], ["--seconds", "-5"], ["--seconds", "nan"]]
+)
+def test_a_count_or_budget_that_cannot_be_timed_is_refused_before_any_timing(
+    option: list[str],
+) -> None:
+    # `--rounds -1` ran every compile and case, then ended in a traceback (IndexError).
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", *option],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "measured" not in done.stdout
+    assert option[0] in done.stderr.splitlines()[-1]

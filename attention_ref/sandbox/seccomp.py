@@ -10,6 +10,11 @@ worker denies, with EACCES:
   for stream pairs (a datagram pair could `sendto()` a path-bound socket);
 - `shmget`, `msgget`, `semget`, `mq_open` (new IPC objects), `memfd_create`, `memfd_secret`;
 - `io_uring_setup`, `add_key`, `request_key`, `keyctl`, `userfaultfd`, `bpf`;
+- the calls that change how processes are scheduled (`sched_setaffinity`, `setpriority`,
+  `sched_setscheduler`, `sched_setparam`, `sched_setattr`, `ioprio_set`) and `prlimit64` but
+  on itself: without a private uid every sandbox shares the learner's uid, so these would
+  reach the reference timed next to the code, or attnquiz itself; and leaving the core timing
+  pins the code to would time it on another core than the reference;
 - `unshare` and `clone` with any namespace flag: a new user namespace would give every
   capability inside it (chroot, mounts of its own) and the kernel's widest attack surface;
   `clone3`, whose flags sit in memory a filter cannot read, answers ENOSYS, so that threads
@@ -53,7 +58,7 @@ _NAMESPACE_FLAGS |= 0x20000000 | 0x40000000
 _NO_SUCH_CALL = _RET_ERRNO | 38  # ENOSYS
 
 # (audit arch, seccomp syscall number, denied calls by name, socketpair's number,
-#  (unshare, clone, clone3))
+#  (unshare, clone, clone3), prlimit64's number)
 _ARCHES = {
     "x86_64": (
         0xC000003E,
@@ -72,9 +77,16 @@ _ARCHES = {
             "userfaultfd": 323,
             "io_uring_setup": 425,
             "memfd_secret": 447,
+            "setpriority": 141,
+            "sched_setparam": 142,
+            "sched_setscheduler": 144,
+            "sched_setaffinity": 203,
+            "ioprio_set": 251,
+            "sched_setattr": 314,
         },
         53,
         (272, 56, 435),
+        302,
     ),
     "aarch64": (
         0xC00000B7,
@@ -93,9 +105,16 @@ _ARCHES = {
             "userfaultfd": 282,
             "io_uring_setup": 425,
             "memfd_secret": 447,
+            "setpriority": 140,
+            "sched_setparam": 118,
+            "sched_setscheduler": 119,
+            "sched_setaffinity": 122,
+            "ioprio_set": 30,
+            "sched_setattr": 274,
         },
         199,
         (97, 220, 435),
+        261,
     ),
 }
 
@@ -112,7 +131,7 @@ def build_program(machine: str) -> bytes:
     """The BPF program for `machine` (as `platform.machine()` names it)."""
     if machine not in _ARCHES:
         raise SeccompUnavailable(f"no seccomp filter for the {machine} architecture")
-    arch, _, denied, socketpair, (unshare, clone, clone3) = _ARCHES[machine]
+    arch, _, denied, socketpair, (unshare, clone, clone3), prlimit = _ARCHES[machine]
     program: list[bytes] = []
     # Offsets in struct seccomp_data: nr 0, arch 4, args[i] at 16 + 8 i (low word first).
     program.append(_statement(_LD_ABS, 4))
@@ -125,6 +144,12 @@ def build_program(machine: str) -> bytes:
     for number in denied.values():
         program.append(_statement(_JEQ, number, 0, 1))
         program.append(_statement(_RET, _DENY))
+    # prlimit64 on itself (pid 0: how the C library's setrlimit calls it) only.
+    program.append(_statement(_JEQ, prlimit, 0, 4))
+    program.append(_statement(_LD_ABS, 16))
+    program.append(_statement(_JEQ, 0, 0, 1))
+    program.append(_statement(_RET, _RET_ALLOW))
+    program.append(_statement(_RET, _DENY))
     program.append(_statement(_JEQ, clone3, 0, 1))
     program.append(_statement(_RET, _NO_SUCH_CALL))
     for number in (unshare, clone):
@@ -178,8 +203,8 @@ def install() -> str:
         raise _failure("seccomp filter")
     names = ", ".join(sorted(_ARCHES[machine][2]))
     return (
-        f"denied (EACCES): {names}; socketpair but for stream pairs; new namespaces "
-        "(unshare, clone); clone3 answers ENOSYS"
+        f"denied (EACCES): {names}; prlimit64 but on itself; socketpair but for stream pairs; "
+        "new namespaces (unshare, clone); clone3 answers ENOSYS"
     )
 
 

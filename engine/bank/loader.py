@@ -21,7 +21,8 @@ from engine.bank.validation_messages import (
 )
 from engine.bank.yaml_source import MAX_BANK_BYTES, YamlDocument, read_versioned
 from engine.cards import KINDS, Item
-from engine.cards.typed import TypedItem
+from engine.cards.typed import ExpressionItem, TypedItem
+from engine.checking.equivalence.domain import range_weakness
 from engine.errors import BankError
 
 if TYPE_CHECKING:
@@ -112,13 +113,17 @@ def _load(
 
 
 def _warnings(path: str, items: list[Item]) -> list[str]:
-    """Lint's advice on a file's items: hints that give the answer away, lone sibling groups,
-    and right options that are longest too often."""
+    """Lint's advice on a file's items: hints that give the answer away, ranges at a size where
+    the random test is weak, lone sibling groups, and right options that are longest too often."""
     found = []
     for item in items:
         giveaway = hint_giveaway(item)
         if giveaway:
             found.append(f"{path}:{item.line}: warning: item {item.id!r}: {giveaway}")
+        if isinstance(item, ExpressionItem):
+            for name, bounds in item.ranges.items():
+                if weak := range_weakness(name, bounds):
+                    found.append(f"{path}:{item.line}: warning: item {item.id!r}: {weak}")
     lines = {item.id: item.line for item in items}
     for group, only in lone_groups(items).items():
         found.append(

@@ -7,6 +7,7 @@ silently merged, constructed, or expanded (an alias bomb expands exponentially).
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,13 @@ def parse_yaml_text(text: str, doc: YamlDocument) -> YamlDocument:
         if exc.context and exc.context_mark and exc.problem:
             what += f" ({exc.context} at line {exc.context_mark.line + 1})"
         doc.problem(line, f"YAML syntax error: {what}")
+        return doc
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses: say where it is
+        what = "a control character" if exc.character < 0xA0 else "a character YAML refuses"
+        doc.problem(
+            text.count("\n", 0, exc.position) + 1,
+            f"{what} U+{exc.character:04X}; delete it (write text as plain characters)",
+        )
         return doc
     except yaml.YAMLError as exc:
         doc.problem(1, f"YAML syntax error: {exc}")
@@ -194,7 +202,15 @@ class _Builder:
         try:
             return self.scalars.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
-            self.doc.problem(node.start_mark.line + 1, f"unreadable value: {exc}")
+            digits = sum(char.isdigit() for char in str(node.value))
+            # Python's own words for it name sys.set_int_max_str_digits(), not the file's fix.
+            problem = (
+                f"a number of {digits} digits is too long to read; shorten it, or quote it "
+                "if it is text"
+                if digits > sys.get_int_max_str_digits() > 0
+                else f"unreadable value: {exc}"
+            )
+            self.doc.problem(node.start_mark.line + 1, problem)
             return None
 
 
@@ -219,7 +235,9 @@ def read_versioned(
     if found is not None and found != version:
         doc.problem(
             doc.line_of(("format_version",)),
-            f"format_version {found!r} is not supported (this attnquiz reads {version})",
+            f"format_version is the text {found!r}; write it as a number: format_version: {version}"
+            if isinstance(found, str) and found.strip() == str(version)
+            else f"format_version {found!r} is not supported (this attnquiz reads {version})",
         )
         return doc, None
     if not check_kind(doc, doc.value, kind):

@@ -196,9 +196,7 @@ class ClozeItem(TypedItem):
         return textwrap.dedent("\n".join(lines)).replace("\0", "").strip()
 
     # -- grading ---------------------------------------------------------------------------------
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         if self.check == "expression":
             return self._grade_expression(answer)
         from engine.checking.reading.safe_ast import check_size

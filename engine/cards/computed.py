@@ -159,9 +159,7 @@ class ComputedItem(TypedItem):
         shown = _show(truth)
         return f"{shown} {unit}" if isinstance(unit, str) and not isinstance(truth, list) else shown
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         truth = self.truth()
         verdict = self._check(answer, truth)
         if verdict.correct or not verdict.valid:

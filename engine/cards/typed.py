@@ -8,11 +8,13 @@ checking modules import SymPy, so they are imported inside those methods, never 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,12 +24,15 @@ from pydantic import (
 )
 
 from engine.cards.base import Item, Text, register_kind
-from engine.checking.reading.statement import offered_answers
-from engine.checking.reading.typography import without_markup
+from engine.checking.equivalence.domain import range_problem
+from engine.checking.reading.safe_ast import within_float_range
 from engine.errors import AnswerError, BankError
-from engine.verdict import Verdict, on_offered
+from engine.verdict import Verdict, graded_as_offered
 
 SymbolName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_{}]*$")]
+# An answer of the author's: a number in it beyond float range is refused when the bank is read
+# (the checker would refuse it only once the learner had answered).
+AuthorAnswer = Annotated[str, AfterValidator(within_float_range)]
 Aliases = dict[SymbolName, tuple[Annotated[str, StringConstraints(min_length=1)], ...]]
 
 
@@ -36,7 +41,7 @@ class Mistake(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    answer: Text
+    answer: Annotated[Text, AfterValidator(within_float_range)]
     message: Text
 
     @field_validator("answer", mode="before")
@@ -113,20 +118,13 @@ class TypedItem(Item):
         `check`, lint) grade through a checker instead: `checker.grade(item, answer)`."""
         return self.grade_in_process(answer)
 
-    def grade_in_process(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
-        raise NotImplementedError
+    def grade_in_process(self, answer: str) -> Verdict:
+        """An answer restated in markdown marks, or several offered at once, graded as an
+        examiner grades them (`graded_as_offered`); one answer as it stands by `grade_one`."""
+        return graded_as_offered(answer, self.grade_one)
 
-    def _offered(self, answer: str) -> Verdict | None:
-        """The verdict on an answer restated: set in markdown marks (`` `d_k` ``, `**d_k**`),
-        the verdict on what they hold; several answers offered at once (`d_k or sqrt(d_k)`), as
-        an examiner gives it: right when every one is right, wrong when one that can be read is
-        wrong. None when one answer is offered, as it is."""
-        if (inside := without_markup(answer)) != answer:
-            return self.grade_in_process(inside)
-        pieces = offered_answers(answer)
-        if pieces is None:
-            return None
-        return on_offered(pieces, [self.grade_in_process(piece) for piece in pieces])
+    def grade_one(self, answer: str) -> Verdict:  # pragma: no cover - every kind has one
+        raise NotImplementedError
 
     def check_bank(self) -> list[str]:
         return self.check_bank_in_process()
@@ -160,6 +158,16 @@ class NumberItem(TypedItem):
     # recomputes it, so a mistyped answer is reported with the value the kernel gives.
     compute: str | None = None
     inputs: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("answer", mode="after")
+    @classmethod
+    def _finite(cls, answer: float | str) -> float | str:
+        # Beyond float range, no answer could be checked against it: refused as the bank is read.
+        if isinstance(answer, str):
+            return within_float_range(answer)
+        if not math.isfinite(answer):
+            raise ValueError(f"the answer {answer} is no finite number")
+        return answer
 
     @model_validator(mode="after")
     def _well_formed(self) -> NumberItem:
@@ -204,9 +212,7 @@ class NumberItem(TypedItem):
                 shown = f"{self.answer} ≈ {value:.4g}"
         return f"{shown} {self.unit}" if self.unit else shown
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_number
 
         verdict = check_number(answer, self._authors_value(self.answer), **self._how_close())
@@ -283,9 +289,7 @@ class ShapeItem(TypedItem):
     def answer_text(self) -> str:
         return self.answer
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_shape, parse_shape
 
         verdict = check_shape(answer, self.answer, aliases=self.symbols, question=self.prompt)
@@ -320,7 +324,7 @@ class ExpressionItem(TypedItem):
     kind_name: ClassVar[str] = "expression"
 
     kind: Literal["expression"]
-    answer: Annotated[str, StringConstraints(min_length=1, max_length=400)]
+    answer: Annotated[AuthorAnswer, StringConstraints(min_length=1, max_length=400)]
     # The domain the answer is checked on: symbols that are positive, integer, or matrices
     # (non-commutative, so Q K^T and K^T Q differ).
     positive: tuple[SymbolName, ...] = ()
@@ -329,12 +333,18 @@ class ExpressionItem(TypedItem):
     # Open intervals the random test points are drawn from, e.g. {p_i: [0, 1]} for probabilities.
     ranges: dict[SymbolName, tuple[float, float]] = Field(default_factory=dict)
 
+    @model_validator(mode="after")
+    def _usable_ranges(self) -> ExpressionItem:
+        # Checked when the bank is read, not only by the checker once an answer is in.
+        for name, bounds in self.ranges.items():
+            if problem := range_problem(name, bounds, integer=name in self.integer):
+                raise ValueError(problem)
+        return self
+
     def answer_text(self) -> str:
         return self.answer
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_expression
 
         return check_expression(

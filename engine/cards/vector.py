@@ -47,9 +47,7 @@ class VectorItem(TypedItem):
             return "[" + ", ".join(show(r) for r in rows) + "]"  # type: ignore[arg-type]
         return show(rows)  # type: ignore[arg-type]
 
-    def grade_in_process(self, answer: str) -> Verdict:
-        if (offered := self._offered(answer)) is not None:
-            return offered
+    def grade_one(self, answer: str) -> Verdict:
         from engine.checking import check_vector
 
         if _SPACED_NUMBERS.fullmatch(answer):

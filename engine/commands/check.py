@@ -46,6 +46,7 @@ def run_check(
 
 def _check(frame: Frame, set_name: str, item_id: str, answer: str, as_json: bool) -> int:
     from engine.bank.catalog import open_set
+    from engine.cards.exercise import ExerciseItem
     from engine.ui.describe import shown_answer
 
     qset = open_set(set_name, frame.folder)
@@ -57,7 +58,12 @@ def _check(frame: Frame, set_name: str, item_id: str, answer: str, as_json: bool
         raise UsageError(f"set {set_name} has no item {item_id!r} (see: attnquiz list {set_name})")
     if item.self_rated:
         raise UsageError(f"{item_id!r} is a self-rated card: there is no answer to check")
-    verdict = grade_card(frame.checker, item, answer)
+    if isinstance(item, ExerciseItem):
+        from engine.exercise_attempts import grade_attempt
+
+        verdict = grade_attempt(item, answer)  # the answer is the path of the learner's file
+    else:
+        verdict = grade_card(frame.checker, item, answer)
     return report_verdict(verdict, item_id, shown_answer(item), as_json)
 
 

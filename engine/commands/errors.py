@@ -8,6 +8,7 @@ attnquiz: it exits 70 with a line that says so, and `ATTNQUIZ_DEBUG=1` adds the 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sqlite3
@@ -80,7 +81,13 @@ def run_guarded(run: Callable[[], Any]) -> int:
         error_line(str(describe_failure(None, exc)))
         return EXIT_USAGE
     except BrokenPipeError:
-        return EXIT_OK
+        return _output_closed()
+    except SystemExit as exc:
+        # rich's answer to a closed standard output is SystemExit(1), raised while handling the
+        # BrokenPipeError: 1 would read as a wrong answer; a closed output is no failure.
+        if isinstance(exc.__context__, BrokenPipeError):
+            return _output_closed()
+        raise
     except OSError as exc:
         if exc.errno != errno.ENAMETOOLONG:
             return _internal_error(exc)
@@ -90,6 +97,16 @@ def run_guarded(run: Callable[[], Any]) -> int:
     except Exception as exc:
         return _internal_error(exc)
     return int(result) if isinstance(result, int) else EXIT_OK
+
+
+def _output_closed() -> int:
+    """Standard output was closed under the command (`| head -1`): nobody reads what is left,
+    so it goes nowhere, and the interpreter's last flush finds no closed pipe to complain of."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_OK
 
 
 def _internal_error(exc: Exception) -> int:

@@ -14,15 +14,20 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from engine.bank.file_header import FileHeader, StrictModel
 from engine.checking.derivation import Assumptions
+from engine.checking.reading.safe_ast import within_float_range
 from engine.drills import CARD_PREFIX
 
 DrillId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,59}$")]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=2000)]
-Line = Annotated[str, StringConstraints(min_length=1, max_length=500)]
+# An expression of the drill's: a number in it beyond float range is refused when the file is
+# read (the checker would refuse it only once the learner had answered).
+Line = Annotated[
+    str, StringConstraints(min_length=1, max_length=500), AfterValidator(within_float_range)
+]
 StepCheck = Literal["follows", "value", "self-rated"]
 
 
@@ -50,7 +55,9 @@ class AssumptionsSpec(StrictModel):
     integer: list[str] = Field(default_factory=list)
     matrices: list[str] = Field(default_factory=list)
     aliases: dict[str, list[str]] = Field(default_factory=dict)
-    definitions: dict[str, str] = Field(default_factory=dict)
+    definitions: dict[str, Annotated[str, AfterValidator(within_float_range)]] = Field(
+        default_factory=dict
+    )
 
     def for_checker(self) -> Assumptions:
         return Assumptions(

@@ -1,7 +1,8 @@
 """Checking a store before anything writes to it, and saying plainly what is wrong with it.
 
 `open_store` calls `verify_before_writing` first: the write-ahead log must be whole (SQLite
-silently drops a cut log's tail on the next open, committed answers included), the file must
+silently drops a cut log's tail on the next open; the learner is told what was lost and how to
+keep every save before the cut), the file must
 pass SQLite's own check through a read-only connection, and every card row must hold values a
 schedule can have. A store that fails is left exactly as it was: nothing has opened it for
 writing yet. `describe_failure` turns SQLite's errors into what they mean for the learner: a
@@ -12,9 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
+import shutil
 import sqlite3
 import stat
 import struct
+import sys
 import time
 from pathlib import Path
 
@@ -256,10 +260,29 @@ def check_write_ahead_log(path: Path) -> None:
         time.sleep(0.05)
         if wal.exists() and wal.stat().st_size != size:
             continue  # it grew: a live writer, not a cut
+        if not _header_is_sound(header):  # SQLite reads none of it: nothing to recover
+            raise StoreError(
+                f"the store's write-ahead log {wal} has no sound header ({size} bytes), so the "
+                f"answers in it cannot be read back; nothing was changed. {restore_advice(path)}"
+            )
         raise StoreError(
-            f"the store's write-ahead log {wal} is cut short ({size} bytes), so the last "
-            f"answers in it cannot be read back; nothing was changed. {restore_advice(path)}"
+            f"the store's write-ahead log {wal} is cut short ({size} bytes): what was cut off "
+            "cannot be read back by anyone, but every save before the cut is whole; nothing was "
+            f"changed. To keep those answers, copy {path.name} and {wal.name} aside as a safety "
+            f"copy, then run `{_recovery_command(path)}` (SQLite reads the log up to the cut "
+            "and writes what it holds into the store)"
         )
+
+
+def _recovery_command(path: Path) -> str:
+    """A shell command that has SQLite recover a cut log into the store: with the sqlite3
+    program when there is one, else with this Python's own sqlite3 module."""
+    checkpoint = "PRAGMA wal_checkpoint(TRUNCATE)"
+    store = str(path.absolute())
+    if shutil.which("sqlite3"):
+        return f"sqlite3 {shlex.quote(store)} {shlex.quote(checkpoint)}"
+    program = f"import sqlite3; sqlite3.connect({store!r}).execute({checkpoint!r})"
+    return f"{shlex.quote(sys.executable)} -c {shlex.quote(program)}"
 
 
 def require_regular_file(path: Path) -> None:
@@ -275,12 +298,17 @@ def require_regular_file(path: Path) -> None:
         )
 
 
-def _log_is_whole(size: int, header: bytes) -> bool:
+def _header_is_sound(header: bytes) -> bool:
     if len(header) < _WAL_HEADER:
         return False
     magic, _, page_size = struct.unpack(">III", header[:12])
-    if magic not in _WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
+    return magic in _WAL_MAGIC and page_size >= 512 and not page_size & (page_size - 1)
+
+
+def _log_is_whole(size: int, header: bytes) -> bool:
+    if not _header_is_sound(header):
         return False
+    page_size = struct.unpack(">I", header[8:12])[0]
     return (size - _WAL_HEADER) % (_FRAME_HEADER + page_size) == 0
 
 

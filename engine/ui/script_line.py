@@ -58,6 +58,27 @@ def tolerant_output() -> None:
             reconfigure(errors="backslashreplace")
 
 
+# The widths a terminal can have: the help and the tables are laid out at the width the
+# environment names, and `COLUMNS=99999999` made lines of that many characters for minutes.
+SANE_WIDTHS = (40, 1000)
+_WIDTH_VARIABLES = ("COLUMNS", "TERMINAL_WIDTH")  # rich's, and Typer's for its help
+
+
+def sane_widths() -> None:
+    """Bring a width the environment names (`COLUMNS`, `TERMINAL_WIDTH`) within SANE_WIDTHS."""
+    low, high = SANE_WIDTHS
+    for name in _WIDTH_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and not low <= int(value) <= high:
+            os.environ[name] = str(min(max(int(value), low), high))
+    # Typer reads TERMINAL_WIDTH once, as its help module is imported; in a process that ran
+    # the command line before (the tests), it may be imported already.
+    rich_utils = sys.modules.get("typer.rich_utils")
+    if rich_utils is not None:
+        width = os.environ.get("TERMINAL_WIDTH", "").strip()
+        rich_utils.MAX_WIDTH = int(width) if width.isdigit() else None  # type: ignore[attr-defined]
+
+
 def _encoding(stream: TextIO) -> str:
     import codecs
 

@@ -8,6 +8,7 @@ With confidence on (`--confidence`), a typed answer is followed by one more line
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import textwrap
@@ -127,7 +128,10 @@ class ScriptedFrontend:
                 raise GradedInterrupt(Answered(fallback, text, verdict, duration)) from None
         grade = suggested_grade(graded, hinted=hinted, sure=sure)
         if verdict is not None:
-            self._print(self._plain(verdict_line(verdict)))
+            # Graded already: an output closed now must not lose the answer, so the error
+            # waits for the next line printed, after the answer is saved.
+            with contextlib.suppress(BrokenPipeError):
+                self._print(self._plain(verdict_line(verdict)))
         self._confident_miss = sure is True and graded == Grade.AGAIN
         return Answered(grade, text, verdict, duration, sure=sure, last=last)
 

@@ -6,6 +6,7 @@ that make the kernel fast, so a regression in one shows up by name.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numba
@@ -15,10 +16,13 @@ import pytest
 from attention_ref.kernel import (
     _COLUMNS_32,
     _COLUMNS_64,
+    _EXP2_TABLE,
+    _EXP_IN_PRODUCTS,
     _NARROWEST_TASK,
     _ROWS,
     _TASKS_PER_THREAD,
     _exp2_rows,
+    _exp2_span_with,
     _fetch_add,
     _product_add,
     _product_set_max,
@@ -36,29 +40,68 @@ def polynomial_exp2(x: np.ndarray) -> np.ndarray:
     tile = x.reshape(1, -1).copy()
     sums = np.zeros(x.size, dtype=x.dtype)
     _exp2_rows(tile, 1, np.zeros(x.size, dtype=x.dtype), x.size, sums)
-    assert np.array_equal(sums, tile[0])  # the row function also adds each value to its column
+    # The row function also adds each value to its column.
+    assert np.array_equal(sums, tile[0], equal_nan=True)
     return tile[0]
 
 
-def test_the_float32_exp2_is_within_float32_rounding_down_to_the_underflow_cut_off() -> None:
+# The float32 2^x with each table size this CPU can run: the kernel's own (16 entries with
+# AVX-512, 8 with AVX2), and the others an AVX2 or older CPU would use (1: no permute at all).
+TABLES = sorted({_EXP2_TABLE, 1} | ({8} if _EXP2_TABLE == 16 else set()))
+
+
+@functools.cache
+def table_row(table: int) -> Any:
+    span = _exp2_span_with(table)
+
+    @numba.njit
+    def row(tile, sums):  # type: ignore[no-untyped-def]
+        span(tile, 0, 1, np.zeros(tile.shape[1], dtype=np.float32), 0, tile.shape[1], sums)
+
+    return row
+
+
+def table_exp2(x: np.ndarray, table: int) -> np.ndarray:
+    if table == _EXP2_TABLE:
+        return polynomial_exp2(x)
+    tile = x.reshape(1, -1).copy()
+    sums = np.zeros(x.size, dtype=np.float32)
+    table_row(table)(tile, sums)
+    assert np.array_equal(sums, tile[0], equal_nan=True)
+    return tile[0]
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_the_float32_exp2_is_within_float32_rounding_down_to_the_underflow_cut_off(
+    table: int,
+) -> None:
     # 2^-125 (exp(-86.6)) is the smallest value the kernel keeps exactly in float32.
     x = np.linspace(-125.0, 0.0, 400_001, dtype=np.float32)
     exact = np.exp2(x.astype(np.float64))
-    relative = np.abs(polynomial_exp2(x) / exact - 1.0)
+    relative = np.abs(table_exp2(x, table) / exact - 1.0)
     # float32 rounding alone is 6e-8; two roundings plus the polynomial's own error stay < 2e-7.
     assert relative.max() < 2e-7
-    assert polynomial_exp2(np.zeros(3, dtype=np.float32))[0] == 1.0
+    assert table_exp2(np.zeros(3, dtype=np.float32), table)[0] == 1.0
+    # Masked (-inf) and vanishing scores give exactly 0; NaN stays NaN.
+    edges = table_exp2(np.array([-np.inf, -1e4, -150.0, np.nan], dtype=np.float32), table)
+    assert np.array_equal(edges[:3], np.zeros(3)) and np.isnan(edges[3])
 
 
-def test_the_float32_exp2_rounds_halfway_scores_either_way_within_float32_rounding() -> None:
-    # x = n + 1/2 is where round-to-nearest hands k and f = x - k over to the next integer: the
-    # polynomial must hold at f = +1/2 and -1/2 alike, and just either side of each half.
-    halves = np.arange(-124.0, 1.0, dtype=np.float32) - np.float32(0.5)  # -124.5 ... -0.5
+@pytest.mark.parametrize("table", TABLES)
+def test_the_float32_exp2_rounds_halfway_scores_either_way_within_float32_rounding(
+    table: int,
+) -> None:
+    # x = n/N + 1/2N (N table entries) is where round-to-nearest hands the table index and
+    # f = x - n/N over to the next one: the polynomial must hold at both ends of its interval,
+    # and just either side of each.
+    halves = np.arange(-124.0 * table, 1.0, dtype=np.float32) / np.float32(table) - np.float32(
+        0.5 / table
+    )
     x = np.concatenate(
         [halves, np.nextafter(halves, np.float32(0.0)), np.nextafter(halves, np.float32(-200.0))]
     )
     exact = np.exp2(x.astype(np.float64))
-    assert np.abs(polynomial_exp2(x) / exact - 1.0).max() < 2e-7
+    assert np.abs(table_exp2(x, table) / exact - 1.0).max() < 2e-7
 
 
 def test_the_float64_exp2_is_within_a_few_float64_roundings() -> None:
@@ -102,10 +145,24 @@ def test_the_exp2_of_a_masked_or_vanishing_score_is_exactly_zero(dtype: Any) -> 
 
 
 @numba.njit
+def product_set_max(  # type: ignore[no-untyped-def]
+    a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, m0, rows,
+    e, e0, e_row, e_rows, shift, shift0, sums, sums0,
+):  # fmt: skip
+    # One jitted caller for every test of _product_set_max (one compile per dtype).
+    _product_set_max(
+        a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, m0, rows,
+        e, e0, e_row, e_rows, shift, shift0, sums, sums0,
+    )  # fmt: skip
+
+
 def set_product(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth):  # type: ignore[no-untyped-def]
-    # No row counts toward a maximum (rows = 0): the kernel's plain C = A B.
+    # No row counts toward a maximum (rows = 0), no other block's exponentials (e_rows = 0):
+    # the kernel's plain C = A B.
     m = np.empty(c.shape[1], dtype=c.dtype)
-    _product_set_max(a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, 0, 0)
+    product_set_max(
+        a, a0, a_row, a_step, b, b0, b_row, c, c0, c_row, depth, m, 0, 0, c, 0, 0, 0, m, 0, m, 0
+    )
 
 
 @numba.njit
@@ -150,9 +207,11 @@ def test_the_block_product_is_a_matrix_product_inside_bigger_arrays(
     assert np.array_equal(c_store[untouched], before[untouched])
 
 
-@numba.njit
 def set_product_max(a, b, c, c0, c_row, m, m0, rows):  # type: ignore[no-untyped-def]
-    _product_set_max(a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows)
+    product_set_max(
+        a, 0, a.shape[1], 1, b, 0, b.shape[1], c, c0, c_row, a.shape[1], m, m0, rows,
+        c, 0, 0, 0, m, 0, m, 0,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -179,6 +238,49 @@ def test_the_block_product_can_raise_a_running_column_maximum_over_its_first_row
         expected[1 : 1 + nr] = np.maximum(before[1 : 1 + nr], c[:rows, 1 : 1 + nr].max(axis=0))
     assert np.array_equal(m, expected)
     assert m[7] == 1e9
+
+
+def product_with_exp2(a, b, c, e, e0, e_row, e_rows, shift, sums, depth):  # type: ignore[no-untyped-def]
+    m = np.empty(c.shape[1], dtype=c.dtype)
+    product_set_max(
+        a, 0, a.shape[1], 1, b, 0, b.shape[1], c, 0, c.shape[1], depth, m, 0, 0,
+        e, e0, e_row, e_rows, shift, 1, sums, 1,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("e_rows", "depth"), [(0, 64), (4, 7), (_ROWS, 64)])
+def test_the_block_product_takes_another_block_s_exponentials_as_exp2_rows_would(
+    dtype: Any, e_rows: int, depth: int
+) -> None:
+    """With AVX-512 the kernel takes a panel's exponentials inside the next panel's block
+    products: the block E (rows < e_rows only) must come out as _exp2_rows gives it, its column
+    sums too, whether the product's loop is longer than the block (64) or shorter (7), and the
+    product must stay C = A B. Elsewhere the products leave E alone."""
+    rng = np.random.default_rng(e_rows + depth)
+    nr = _COLUMNS_32 if dtype == np.float32 else _COLUMNS_64
+    a = rng.standard_normal((_ROWS, depth)).astype(dtype)
+    b = rng.standard_normal((depth, nr)).astype(dtype)
+    c = np.zeros((_ROWS, nr), dtype=dtype)
+    scores = rng.uniform(-30.0, 0.0, (_ROWS + 2, nr + 5)).astype(dtype)
+    scores[1, 3] = -np.inf
+    shift = rng.uniform(-2.0, 2.0, nr + 2).astype(dtype)
+    sums = np.full(nr + 2, 0.5, dtype=dtype)
+    expected, expected_sums = scores.copy(), sums.copy()
+    block = expected[1 : 1 + e_rows, 2 : 2 + nr]
+    if e_rows and _EXP_IN_PRODUCTS:
+        inner_sums = expected_sums[1 : 1 + nr].copy()
+        inner = np.ascontiguousarray(block)
+        _exp2_rows(inner, e_rows, shift[1 : 1 + nr].copy(), nr, inner_sums)
+        block[:] = inner
+        expected_sums[1 : 1 + nr] = inner_sums
+    product_with_exp2(
+        a, b, c, scores, 1 * scores.shape[1] + 2, scores.shape[1], e_rows, shift, sums, depth
+    )
+    assert np.array_equal(scores, expected)  # and nothing outside the block's rows < e_rows
+    assert np.array_equal(sums, expected_sums)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(c, a @ b, rtol=rtol, atol=rtol * (depth + 1))
 
 
 @numba.njit(nogil=True)

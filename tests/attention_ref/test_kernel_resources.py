@@ -1,7 +1,8 @@
 """What the flash kernel costs: nothing at import, one compile per machine, O(T·d) memory.
 
 Each check runs in a fresh interpreter, so what it measures (imports, compiled signatures, peak
-resident memory) is not blurred by the rest of the test session.
+resident memory) is not blurred by the rest of the test session: one interpreter for the import,
+cache and memory checks (`fresh_process`), one for the AVX2 build.
 """
 
 from __future__ import annotations
@@ -38,10 +39,18 @@ def run_python(code: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     return answer
 
 
-def test_importing_the_package_loads_nothing_heavy_and_the_kernel_compiles_nothing() -> None:
-    answer = run_python(
+@pytest.fixture(scope="module")
+def fresh_process(flash_kernel: None) -> dict[str, Any]:
+    """What one fresh interpreter sees, in this order: importing the package, then the kernel
+    module; both dtypes' kernels loaded from the cache this test run has written (flash_kernel,
+    beside attention_ref/kernel.py or in the user or NUMBA_CACHE_DIR cache); then the peak
+    resident memory of a T = 2048 call of the kernel and of the reference. One interpreter for
+    the three checks below: each step reads only what its own step changed (modules, cache
+    statistics, a peak reset just before the call), and an interpreter that imports NumPy and
+    Numba and loads the kernel costs about half a second of CPU."""
+    return run_python(
         """
-        import json, sys
+        import json, os, re, sys
         import attention_ref
         light = not {"numpy", "numba"} & set(sys.modules)
         from attention_ref import kernel
@@ -49,49 +58,22 @@ def test_importing_the_package_loads_nothing_heavy_and_the_kernel_compiles_nothi
             name for name, f in vars(kernel).items()
             if hasattr(f, "signatures") and f.signatures
         ]
-        print(json.dumps({"light": light, "compiled": compiled}))
-        """
-    )
-    assert answer == {"light": True, "compiled": []}
 
-
-@pytest.mark.usefixtures("flash_kernel")
-def test_a_second_process_loads_the_compiled_kernel_from_the_cache() -> None:
-    # This test run has compiled the kernel for both dtypes (flash_kernel), which writes Numba's
-    # on-disk cache (beside attention_ref/kernel.py, or in the user or NUMBA_CACHE_DIR cache). A
-    # new process must find it.
-    answer = run_python(
-        """
-        import json
         import numpy as np
         from attention_ref.kernel import _flash_core, flash_attention
+        from attention_ref.reference import attention
         for dtype in (np.float32, np.float64):
             x = np.ones((3, 2), dtype=dtype)
             flash_attention(x, x, x)
         stats = _flash_core.stats
-        print(json.dumps({
+        cache = {
             "hits": sum(stats.cache_hits.values()),
             "misses": sum(stats.cache_misses.values()),
-        }))
-        """
-    )
-    assert answer == {"hits": 2, "misses": 0}
-
-
-@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc")
-def test_the_kernel_never_holds_a_t_by_t_matrix() -> None:
-    # Numba allocates through its own runtime, out of tracemalloc's sight, so the honest measure
-    # is the process's peak resident memory (VmHWM), reset just before each call. A T x T float32
-    # score matrix at T = 2048 is 16 MiB; the reference, measured the same way, must show it,
-    # and the kernel (output 0.5 MiB plus a few tiles per thread) must stay far below it.
-    answer = run_python(
-        """
-        import json, re
-        import numpy as np
-        from attention_ref.kernel import flash_attention
-        from attention_ref.reference import attention
+        }
 
         def peak_growth_kib(call):
+            if not os.path.exists("/proc/self/clear_refs"):
+                return None  # not Linux: the memory check below is skipped
             with open("/proc/self/clear_refs", "w") as f:
                 f.write("5")  # reset the peak to the current resident size
             status = open("/proc/self/status").read()
@@ -102,15 +84,42 @@ def test_the_kernel_never_holds_a_t_by_t_matrix() -> None:
 
         rng = np.random.default_rng(0)
         Q, K, V = (rng.standard_normal((2048, 64), dtype=np.float32) for _ in range(3))
-        flash_attention(Q[:8], K[:8], V[:8])  # load the kernel and start the threads first
-        kernel = peak_growth_kib(lambda: flash_attention(Q, K, V))
-        reference = peak_growth_kib(lambda: attention(Q, K, V))
-        print(json.dumps({"kernel": kernel, "reference": reference}))
+        flash_attention(Q[:8], K[:8], V[:8])  # the threads started first
+        memory = {
+            "kernel": peak_growth_kib(lambda: flash_attention(Q, K, V)),
+            "reference": peak_growth_kib(lambda: attention(Q, K, V)),
+        }
+        print(json.dumps({
+            "import": {"light": light, "compiled": compiled}, "cache": cache, "memory": memory,
+        }))
         """
     )
+
+
+def test_importing_the_package_loads_nothing_heavy_and_the_kernel_compiles_nothing(
+    fresh_process: dict[str, Any],
+) -> None:
+    assert fresh_process["import"] == {"light": True, "compiled": []}
+
+
+def test_a_second_process_loads_the_compiled_kernel_from_the_cache(
+    fresh_process: dict[str, Any],
+) -> None:
+    # This test run has compiled the kernel for both dtypes (flash_kernel), which writes Numba's
+    # on-disk cache. A new process must find it.
+    assert fresh_process["cache"] == {"hits": 2, "misses": 0}
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc")
+def test_the_kernel_never_holds_a_t_by_t_matrix(fresh_process: dict[str, Any]) -> None:
+    # Numba allocates through its own runtime, out of tracemalloc's sight, so the honest measure
+    # is the process's peak resident memory (VmHWM), reset just before each call. A T x T float32
+    # score matrix at T = 2048 is 16 MiB; the reference, measured the same way, must show it,
+    # and the kernel (output 0.5 MiB plus a few tiles per thread) must stay far below it.
+    memory = fresh_process["memory"]
     t_by_t_kib = 2048 * 2048 * 4 // 1024
-    assert answer["reference"] >= t_by_t_kib
-    assert answer["kernel"] < t_by_t_kib // 8
+    assert memory["reference"] >= t_by_t_kib
+    assert memory["kernel"] < t_by_t_kib // 8
 
 
 # What Numba is told to compile for when it must not use AVX-512: a Haswell-class CPU.

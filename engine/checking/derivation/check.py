@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 from engine.checking.derivation.indices import with_indices_used
 from engine.checking.derivation.judging import Judge, form_of, restates
-from engine.checking.derivation.notation import PartialSum
+from engine.checking.derivation.notation import PartialSum, name_of
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 from engine.checking.derivation.reader import StepReader, reader_for
 from engine.checking.derivation.step import Assumptions, Side, StepVerdict, split_sides, unchecked
+from engine.checking.reading.brackets import top_level
 from engine.errors import AnswerError, BankError
 
 
@@ -121,14 +122,9 @@ _IMPLIES = re.compile(r"⇒|⟹|=>|\\implies(?![A-Za-z])|\\Rightarrow(?![A-Za-z]
 def _implied(step: str) -> str | None:
     """`d_k/4 = 10 ⇒ d_k = 40` -> `d_k = 40`: the conclusion of a line that states an
     implication outside brackets; None for a line with none."""
-    depth, cut = 0, -1
-    for position, char in enumerate(step):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif depth == 0 and (found := _IMPLIES.match(step, position)):
-            cut = found.end()
+    cut = -1
+    for found in top_level(_IMPLIES, step):
+        cut = found.end()
     if cut < 0 or not step[cut:].strip():
         return None
     return step[cut:]
@@ -264,7 +260,7 @@ def _approximation_note(reader: StepReader, exact: Side, approximation: str, wor
     try:
         approximate = reader.read(shown)
         symbol = next(s for s in exact.expr.free_symbols | approximate.free_symbols
-                      if str(s) == name)  # fmt: skip
+                      if name_of(s) == name)  # fmt: skip
         if not reader.is_closed(exact):
             raise ValueError("not a closed form")
         ratio = sympy.limit(exact.expr / approximate, symbol, sympy.oo)

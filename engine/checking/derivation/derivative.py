@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.checking.derivation.notation import read_marker
+from engine.checking.derivation.notation import name_of, read_marker
 from engine.checking.derivation.random_polynomial import CannotEvaluate
 
 if TYPE_CHECKING:
@@ -56,13 +56,19 @@ class Derivatives:
         by = self.reader.read(variable)
         if not by.is_Symbol:
             raise CannotEvaluate(f"cannot differentiate by {variable}")
+        if str(by) in self.reader.model.vectors:
+            # q·k is read through q's components, so the symbol q is in nothing: its derivative
+            # would be 0 everywhere.
+            raise CannotEvaluate(
+                f"{by} is a vector here: differentiate by a component such as ∂/∂{by}_a"
+            )
         return self._derivative(self._defined(body), by)
 
     def _defined(self, body: Any) -> Any:
         """`body` with every defined name replaced by its definition."""
         reader = self.reader
         for _ in range(MAX_DEFINITION_DEPTH):
-            names = {str(symbol): symbol for symbol in body.free_symbols}
+            names = {name_of(symbol): symbol for symbol in body.free_symbols}
             for name in names:
                 family, _ = reader.family_of(name)
                 if family in reader.family_definitions:
@@ -116,22 +122,22 @@ class Derivatives:
         if symbol == by:
             return 1
         by_family, by_index = self.reader.family_of(str(by))
-        stem = str(symbol).rpartition("_")[0]
+        stem = name_of(symbol).rpartition("_")[0]
         if by_family is None or by_index is None or stem != by_family:
             return None
-        family, index = self.reader.family_of(str(symbol))
+        family, index = self.reader.family_of(name_of(symbol))
         if family is None or index is None:  # v_1: δ_1j is not a name here
             raise CannotEvaluate(f"write {symbol} with an index letter to differentiate it")
         return self.reader.read(f"delta_{index}{by_index}")
 
 
 def _operator_of(symbol: Any) -> str:
-    marker = read_marker(str(symbol))
+    marker = read_marker(name_of(symbol))
     return marker[1][0] if marker is not None and marker[0] == "operator" else ""
 
 
 def _sum_index(symbol: Any) -> str:
-    marker = read_marker(str(symbol))
+    marker = read_marker(name_of(symbol))
     return marker[1][0] if marker is not None and marker[0] == "sum" else ""
 
 

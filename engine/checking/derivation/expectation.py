@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.checking.derivation.notation import read_marker, sum_marker
+from engine.checking.derivation.notation import name_of, read_marker, sum_marker
 from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
@@ -104,7 +104,7 @@ class Lowering:
     def _is_plain(self, expr: Any) -> bool:
         """Whether `expr` has nothing random, no E, Var or sum, and no defined name in it."""
         for symbol in expr.free_symbols:
-            name = str(symbol)
+            name = name_of(symbol)
             if name in self.definitions or name in self.model.vectors:
                 return False
             if self.model.component(name) or (read_marker(name) or ("",))[0] == "dot":
@@ -165,7 +165,7 @@ class Lowering:
         total: RandomPolynomial = {}
         left_opaque = self.sympy.Integer(0)
         for term, coefficient in self.lower(body).items():
-            names = {str(s) for s in coefficient.free_symbols}
+            names = {name_of(s) for s in coefficient.free_symbols}
             if any(index in indices_of(n, self.model.index_sizes) for n in names):
                 if term != CONSTANT:
                     raise CannotEvaluate(
@@ -188,13 +188,15 @@ class Lowering:
 
     def _sum_index(self, argument: Any) -> tuple[str, Any]:
         """The index a `sum(...)` runs over, and its body without the index marker."""
-        markers = [s for s in argument.free_symbols if (read_marker(str(s)) or ("",))[0] == "sum"]
+        markers = [
+            s for s in argument.free_symbols if (read_marker(name_of(s)) or ("",))[0] == "sum"
+        ]
         if len(markers) == 1:
             index = str(markers[0])[len(sum_marker("")) :]
             body = argument / markers[0]
             if index in self.model.index_sizes and not body.has(markers[0]):
                 return index, body
-        names = {str(s) for s in argument.free_symbols}
+        names = {name_of(s) for s in argument.free_symbols}
         found = set().union(*(indices_of(n, self.model.index_sizes) for n in names))
         if len(found) == 1:
             return found.pop(), argument

@@ -176,10 +176,13 @@ class Judge:
         import sympy
 
         try:
-            written, line = reader.as_written(target), reader.as_written(last)
+            written = reader.as_written(target)
             top, bottom = sympy.fraction(written, exact=True)
+            if not bottom.free_symbols:
+                return True  # (before reading the line as written: that costs SymPy's caches)
+            line = reader.as_written(last)
             line_top, line_bottom = sympy.fraction(line, exact=True)
-            if not (bottom.free_symbols and line_bottom.free_symbols):
+            if not line_bottom.free_symbols:
                 return True
             if _is_sum(bottom) and not _is_sum(line_bottom):
                 return False  # Σ_j e^{s_j - m} asked for, e^{-m} Σ_j e^{s_j} written: not moved in
@@ -301,7 +304,7 @@ def form_of(expr: Any) -> set[str]:
     """Which forms a side still has: E or Var of a whole sum, a Var, a derivative, a Σ."""
     import sympy
 
-    from engine.checking.derivation.notation import read_marker
+    from engine.checking.derivation.notation import name_of, read_marker
 
     forms: set[str] = set()
     for node in sympy.preorder_traversal(expr):
@@ -309,7 +312,7 @@ def form_of(expr: Any) -> set[str]:
         if isinstance(node, sympy.Function) and name in {"E", "Var"}:
             forms.add("3 variance" if name == "Var" else "5 expectation")
             inner = node.args[0]
-            inner_names = [read_marker(str(s)) for s in inner.free_symbols]
+            inner_names = [read_marker(name_of(s)) for s in inner.free_symbols]
             if any(str(f.func) == "sum" for f in inner.atoms(sympy.Function)) or any(
                 marker is not None and marker[0] == "dot" for marker in inner_names
             ):
@@ -341,15 +344,17 @@ def _canonical(expr: Any) -> Any:
     from is compared with every line written after it)."""
     import sympy
 
-    from engine.checking.derivation.notation import sum_marker
+    from engine.checking.derivation.notation import name_of, sum_marker
 
     bound = sorted(
-        str(s)[len(sum_marker("")) :] for s in expr.free_symbols if str(s).startswith("zzsum_")
+        name_of(s)[len(sum_marker("")) :]
+        for s in expr.free_symbols
+        if name_of(s).startswith("zzsum_")
     )
     renames = {}
     for number, index in enumerate(bound):
         for symbol in expr.free_symbols:
-            name = str(symbol)
+            name = name_of(symbol)
             if name == sum_marker(index) or name.endswith(f"_{index}"):
                 stem = name[: -len(index)]
                 renames[symbol] = sympy.Symbol(f"{stem}#{number}")

@@ -20,11 +20,20 @@ symbols whose names carry the meaning:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.checking.equivalence.vector import split_outside_brackets
+from engine.checking.reading.brackets import (
+    ROUND_AND_SQUARE,
+    group_end,
+    group_start,
+    matching_close,
+    split_top_level,
+    top_level,
+)
 from engine.checking.reading.safe_ast import check_size
 from engine.checking.reading.typography import to_ascii
 from engine.errors import AnswerError
@@ -96,6 +105,13 @@ def operator_marker(variable: str) -> str:
     return f"{OPERATOR_PREFIX}{variable}"
 
 
+@functools.lru_cache(maxsize=8192)
+def name_of(symbol: Any) -> str:
+    """`str(symbol)`, remembered: SymPy's printer takes tens of microseconds a call, and a step's
+    checks ask for the names of the same few symbols thousands of times."""
+    return str(symbol)
+
+
 def read_marker(name: str) -> tuple[str, tuple[str, ...]] | None:
     """("dot", (q, k)), ("sum", (a,)), ("derivative", (p_i, s_j)), ("operator", (v_j,)), or
     None for other names."""
@@ -160,7 +176,7 @@ def _standard_deviations(text: str) -> str:
         if found is None:
             return text
         opening = found.end()
-        end = _matching_close(text, opening)
+        end = matching_close(text, opening, ROUND_AND_SQUARE)
         if end is None or text[end] != {"(": ")", "[": "]"}[text[opening]]:
             return text  # left open or closed with another bracket: the reader says so
         inner = text[opening + 1 : end]
@@ -190,8 +206,8 @@ def _written_out_sums(text: str, sizes: Mapping[str, str], rename: Mapping[str, 
             return text
         start = _group_edge(text, match.start(), -1)
         end = _group_edge(text, match.end(), 1)
-        before = split_outside_brackets(text[start : match.start()], "+")
-        after = split_outside_brackets(text[match.end() : end], "+")
+        before = split_top_level(text[start : match.start()], "+")
+        after = split_top_level(text[match.end() : end], "+")
         if len(before) < 2 or not after:
             return text
         first, second, last = before[-2], before[-1], after[0]
@@ -250,23 +266,9 @@ def _bound(template: str, term: str) -> str | None:
 def _group_edge(text: str, position: int, step: int) -> int:
     """Where the expression around `position` ends going left (step -1) or right (step 1):
     at a bracket that is not closed within it, or at `=` or `,` outside brackets."""
-    opening, closing = (
-        (_CLOSE_BRACKETS, _OPEN_BRACKETS) if step < 0 else (_OPEN_BRACKETS, _CLOSE_BRACKETS)
-    )
-    depth = 0
-    while position > 0 if step < 0 else position < len(text):
-        char = text[position - 1] if step < 0 else text[position]
-        if char in opening:
-            depth += 1
-        elif char in closing or (char in "=," and depth == 0):
-            if depth == 0:
-                return position
-            depth -= 1
-        position += step
-    return position
-
-
-_OPEN_BRACKETS, _CLOSE_BRACKETS = "([{", ")]}"
+    if step < 0:
+        return group_start(text, position, stops="=,") + 1
+    return group_end(text, position, stops="=,")
 
 
 # E or Var with what it averages over as a subscript: `E_q[...]`, `E_{q,k}[...]`, `Var_{q,k}(...)`.
@@ -293,22 +295,13 @@ def _without_averaged_over(text: str, vectors: Sequence[str]) -> str:
 def _square_brackets_to_calls(text: str) -> str:
     """`E[x]` and `Var[x]` become `E(x)` and `Var(x)`."""
     while match := _OPERATOR_BRACKET.search(text):
-        close = _matching_close(text, match.end() - 1)
+        close = matching_close(text, match.end() - 1, ROUND_AND_SQUARE)
         if close is None:
             raise AnswerError(
                 f"could not read this: the `[` after {match.group(1)} is never closed"
             )
         text = f"{text[: match.end() - 1]}({text[match.end() : close]}){text[close + 1 :]}"
     return text
-
-
-def _matching_close(text: str, opening: int) -> int | None:
-    depth = 0
-    for position in range(opening, len(text)):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[position], 0)
-        if depth == 0:
-            return position
-    return None
 
 
 def _mark_dot_products(text: str, vectors: Sequence[str]) -> str:
@@ -530,25 +523,15 @@ def _body_end(text: str, start: int, index: str = "") -> int:
     A term after `+` or `-` that still uses the sum's index (`Σ_a E[q_a²] - E[q_a]²`) belongs to
     the sum: its index is bound nowhere else.
     """
-    depth = 0
-    previous = ""
-    for position in range(start, len(text)):
-        char = text[position]
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            if depth == 0:
-                return position
-            depth -= 1
-        elif depth == 0 and char in ",=":
-            return position
-        elif depth == 0 and char in "+-" and previous not in {"", "*", "/", "^", "("}:
+    end = group_end(text, start, ROUND_AND_SQUARE, stops=",=")
+    for sign in top_level("+-", text, start, end, ROUND_AND_SQUARE):
+        position = sign.start()
+        previous = text[start:position].rstrip()[-1:]  # what stands before the sign
+        if previous not in {"", "*", "/", "^", "("}:
             exponent = previous in "eE" and position >= 2 and text[position - 2].isdigit()
             if not exponent and not _uses_index(_next_term(text, position + 1), index):
                 return position  # a sign after an operator, or in 1e-3, belongs to the term
-        if not char.isspace():
-            previous = char
-    return len(text)
+    return end
 
 
 def _next_term(text: str, start: int) -> str:

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.checking.derivation.notation import name_of
+
 Monomial = tuple[int, ...]  # the power of each random vector's component, in model order
 
 
@@ -44,7 +46,7 @@ def normal_moment(power: int) -> int:
 
 def moments_in(expr: Any) -> set[Any]:
     """The moment symbols an expression depends on."""
-    return {s for s in getattr(expr, "free_symbols", ()) if read_moment(str(s))}
+    return {s for s in getattr(expr, "free_symbols", ()) if read_moment(name_of(s))}
 
 
 def with_normal_moments(expr: Any, only: set[Any] | None = None) -> Any:
@@ -54,7 +56,7 @@ def with_normal_moments(expr: Any, only: set[Any] | None = None) -> Any:
     values = {}
     for symbol in moments_in(expr):
         if only is None or symbol in only:
-            power, _ = read_moment(str(symbol)) or (1, "")
+            power, _ = read_moment(name_of(symbol)) or (1, "")
             values[symbol] = sympy.Integer(normal_moment(power))
     return sympy.expand(expr.xreplace(values)) if values else expr
 

@@ -20,6 +20,7 @@ from engine.checking.derivation.derivative import Derivatives
 from engine.checking.derivation.expectation import Lowering
 from engine.checking.derivation.notation import (
     derivative_marker,
+    name_of,
     read_marker,
     rewrite_derivation,
     sum_marker,
@@ -37,6 +38,7 @@ from engine.checking.derivation.random_polynomial import (
 )
 from engine.checking.derivation.step import Assumptions, Side, split_sides
 from engine.checking.equivalence.expression import equivalent, pretty
+from engine.checking.reading.brackets import top_level, unclosed
 from engine.checking.reading.notation import names_used, normalise
 from engine.checking.reading.safe_ast import Vocabulary, parse_tree
 from engine.checking.reading.to_sympy import build
@@ -58,7 +60,6 @@ _WORD = re.compile(
 _OPENING_RELATION = re.compile(
     r"\s*(?:=|≈|→|⟶|\\approx(?![A-Za-z])|\\to(?![A-Za-z])|\\rightarrow)\s*"
 )
-_OPENERS, _CLOSERS = "([{", ")]}"
 # Words that are no prose: letters spelled out (`lambda`, `sigma`) and Python's own words, which
 # mark a line as code, not as an expression with its reason.
 _NOT_PROSE = frozenset(
@@ -196,6 +197,7 @@ class StepReader:
 
     def __init__(self, assumptions: Assumptions) -> None:
         self._memo: _Memo[Any] = _Memo()
+        self._rewrites: _Memo[str] | None = None  # remembered once the reader is built
         self.assumptions = a = assumptions
         self.index_sizes = {i: a.dimension for i in a.vector_indices} | {
             i: a.count for i in a.indices
@@ -236,6 +238,7 @@ class StepReader:
                 self.family_definitions[family] = (index, expr)
             else:
                 self.definitions[name] = expr
+        self._rewrites = _Memo()
 
     # --- names ------------------------------------------------------------------------------
 
@@ -332,6 +335,13 @@ class StepReader:
     # --- reading ----------------------------------------------------------------------------
 
     def _rewrite(self, text: str) -> str:
+        """`text` in the reader's names and markers (`rewrite_derivation`); remembered once the
+        reader is built (while it is built, what it rewrites to changes with each definition)."""
+        if self._rewrites is None:
+            return self._rewritten(text)
+        return self._rewrites.get_or(text, lambda: self._rewritten(text))
+
+    def _rewritten(self, text: str) -> str:
         a = self.assumptions
         quantities = set(self.definitions) | self.derivative_quantities
         quantities |= {f"{f}_{i}" for f in self.families for i in self.index_sizes}
@@ -381,11 +391,14 @@ class StepReader:
         markers = set(_MARKER_NAME.findall(rewritten))
         vocabulary = self.vocabulary(markers | (extra or set()))
         try:
-            plain = normalise(
-                rewritten,
-                symbols=vocabulary.symbols,
-                aliases=self.aliases,
-                matrices=vocabulary.matrices,
+            plain = self.remember(
+                ("normalised", rewritten, vocabulary.symbols, vocabulary.matrices),
+                lambda: normalise(
+                    rewritten,
+                    symbols=vocabulary.symbols,
+                    aliases=self.aliases,
+                    matrices=vocabulary.matrices,
+                ),
             )
             tree = parse_tree(plain, vocabulary)
         except AnswerError as error:
@@ -439,7 +452,7 @@ class StepReader:
         defined = {}
         for term, coefficient in value.items():
             names: set[Any] = getattr(coefficient, "free_symbols", set())
-            put = {s: self.definitions[str(s)] for s in names if str(s) in self.definitions}
+            put = {s: self.definitions[name_of(s)] for s in names if name_of(s) in self.definitions}
             defined[term] = coefficient.xreplace(put) if put else coefficient
         return defined
 
@@ -623,18 +636,18 @@ class StepReader:
         import sympy
 
         for symbol in expr.free_symbols:
-            marker = read_marker(str(symbol))
-            family, _ = self.family_of(str(symbol))
+            marker = read_marker(name_of(symbol))
+            family, _ = self.family_of(name_of(symbol))
             if (marker is not None and marker[0] != "dot") or family in self.family_definitions:
                 return True
-            if self.delta_indices(str(symbol)):
+            if self.delta_indices(name_of(symbol)):
                 return True
         return any(str(f.func) == "sum" for f in expr.atoms(sympy.Function))
 
     def _free_indices(self, expr: Any) -> set[str]:
         found: set[str] = set()
         for symbol in expr.free_symbols:
-            name = str(symbol)
+            name = name_of(symbol)
             marker = read_marker(name)
             if marker is not None and marker[0] == "derivative":
                 for part in marker[1]:
@@ -652,7 +665,7 @@ class StepReader:
         import sympy
 
         if expr.is_Symbol:
-            return self._carried(str(expr))
+            return self._carried(name_of(expr))
         if isinstance(expr, sympy.Function) and str(expr.func) == "sum" and expr.args:
             body = expr.args[0]
             factors = body.args if body.is_Mul else (body,)
@@ -674,8 +687,8 @@ class StepReader:
         found: frozenset[str] = frozenset()
         if isinstance(expr, sympy.Function) and str(expr.func) == "sum":
             found = self.free_indices(expr) - bound
-            marker = [s for s in expr.free_symbols if str(s).startswith(sum_marker(""))]
-            bound = bound | {str(s)[len(sum_marker("")) :] for s in marker}
+            marker = [s for s in expr.free_symbols if name_of(s).startswith(sum_marker(""))]
+            bound = bound | {name_of(s)[len(sum_marker("")) :] for s in marker}
         for arg in expr.args:
             found |= self._free_in_sums(arg, bound)
         return found
@@ -719,7 +732,9 @@ class StepReader:
         if not expr.args:
             return expr
         if str(expr.func) == "sum":
-            marker = next(iter(s for s in expr.free_symbols if str(s).startswith("zzsum_")), None)
+            marker = next(
+                iter(s for s in expr.free_symbols if name_of(s).startswith("zzsum_")), None
+            )
             if marker is None:
                 if expr.args[0] == 0:  # Σ_a 0·0: the body, and with it the index, is zero
                     return sympy.Integer(0)
@@ -738,7 +753,7 @@ class StepReader:
     def _written_symbol(self, expr: Any, size: int, values: Mapping[str, int], depth: int) -> Any:
         import sympy
 
-        name = str(expr)
+        name = name_of(expr)
         if name in {self.assumptions.count, self.assumptions.dimension}:
             return sympy.Integer(size)
         marker = read_marker(name)
@@ -787,8 +802,8 @@ class StepReader:
         def as_sigma(node: Any) -> Any:
             argument = node.args[0]
             for symbol in argument.free_symbols:
-                if str(symbol).startswith("zzsum_"):
-                    index = str(symbol)[len(sum_marker("")) :]
+                if name_of(symbol).startswith("zzsum_"):
+                    index = name_of(symbol)[len(sum_marker("")) :]
                     return sympy.Function(f"Σ_{index}")(argument / symbol)
             return node
 
@@ -798,13 +813,13 @@ class StepReader:
             return expr
         names: dict[Any, Any] = {}
         for symbol in expr.free_symbols:
-            marker = read_marker(str(symbol))
+            marker = read_marker(name_of(symbol))
             if marker is not None and marker[0] == "dot":
                 names[symbol] = sympy.Symbol("(" + "·".join(marker[1]) + ")")
             elif marker is not None and marker[0] == "derivative":
                 names[symbol] = sympy.Symbol(f"∂{marker[1][0]}/∂{marker[1][1]}")
-            elif self.delta_indices(str(symbol)):
-                names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(str(symbol))}")
+            elif self.delta_indices(name_of(symbol)):
+                names[symbol] = sympy.Symbol(f"δ_{self.delta_indices(name_of(symbol))}")
         return expr.xreplace(names)
 
     def is_closed(self, side: Side) -> bool:
@@ -814,7 +829,7 @@ class StepReader:
         if any(term != CONSTANT for term in side.value):
             return False
         calls = {str(f.func) for f in side.expr.atoms(sympy.Function)}
-        names = {str(s) for s in side.expr.free_symbols}
+        names = {name_of(s) for s in side.expr.free_symbols}
         return not (
             calls & {"E", "Var", "sum"}
             or any(read_marker(n) for n in names)
@@ -833,14 +848,9 @@ def _remark_end(text: str, known: set[str]) -> int:
     """Where the step starts after an opening remark ended by a colon (`assuming q_i, k_i iid
     N(0,1): ...`, `using Var(cX) = c² Var(X): ...`): just after the last colon outside brackets
     when some word of prose comes before it; 0 when the line opens with no such remark."""
-    depth, colon = 0, -1
-    for position, char in enumerate(text):
-        if char in _OPENERS:
-            depth += 1
-        elif char in _CLOSERS:
-            depth -= 1
-        elif char == ":" and depth == 0:
-            colon = position
+    colon = -1
+    for found in top_level(":", text):
+        colon = found.start()
     if colon < 0 or not any(w.group(0) not in known for w in _WORD.finditer(text[:colon])):
         return 0
     return colon + 1
@@ -848,12 +858,7 @@ def _remark_end(text: str, known: set[str]) -> int:
 
 def _unclosed_opener(text: str) -> int:
     """Where the first bracket of `text` left open starts (the length of `text` if none is)."""
-    open_at: list[int] = []
-    for position, char in enumerate(text):
-        if char in _OPENERS:
-            open_at.append(position)
-        elif char in _CLOSERS and open_at:
-            open_at.pop()
+    open_at = unclosed(text)
     return open_at[0] if open_at else len(text)
 
 

@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from engine.checking.derivation.notation import name_of
 from engine.checking.derivation.random_polynomial import (
     CONSTANT,
     CannotEvaluate,
@@ -78,7 +79,7 @@ class WrongRules:
         zero = sympy.Integer(0)
         before = self._expanded(left.value.get(CONSTANT, zero))
         after = sympy.expand(right.value.get(CONSTANT, zero))
-        means = sorted((s for s in moments if _power(s) == 1), key=str)
+        means = sorted((s for s in moments if _power(s) == 1), key=name_of)
         seconds = {_vector(s): s for s in moments if _power(s) == 2}
 
         def matches(changed: Any) -> bool:
@@ -194,10 +195,10 @@ def _product_variance(expr: Any) -> str:
 
 
 def _power(symbol: Any) -> int:
-    found = read_moment(str(symbol))
+    found = read_moment(name_of(symbol))
     return found[0] if found else 0
 
 
 def _vector(symbol: Any) -> str:
-    found = read_moment(str(symbol))
+    found = read_moment(name_of(symbol))
     return found[1] if found else ""

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.checking.reading.brackets import top_level
 from engine.errors import AnswerError
 from engine.verdict import Verdict
 
@@ -116,18 +117,14 @@ class Side:
 
 def split_sides(text: str) -> list[str]:
     """Split a line at every `=` outside brackets; `==`, `<=` and the like are refused."""
-    sides, depth, start = [], 0, 0
-    for position, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "=" and depth == 0:
-            before = text[position - 1] if position else ""
-            after = text[position + 1 : position + 2]
-            if before in {"<", ">", "!", "="} or after == "=":
-                raise AnswerError("could not read this: join the sides of a step with `=` only")
-            sides.append(text[start:position])
-            start = position + 1
+    sides, start = [], 0
+    for equals in top_level("=", text):
+        position = equals.start()
+        before = text[position - 1] if position else ""
+        after = text[position + 1 : position + 2]
+        if before in {"<", ">", "!", "="} or after == "=":
+            raise AnswerError("could not read this: join the sides of a step with `=` only")
+        sides.append(text[start:position])
+        start = position + 1
     sides.append(text[start:])
     return sides

@@ -29,6 +29,14 @@ MATRIX_SIZE = 3
 FREE_RANGE = (-3.0, 3.0)
 POSITIVE_RANGE = (0.5, 5.0)
 INTEGER_RANGE = (1, 5)
+# How large the values of a declared range may be. Beyond 1e150 (or below 1e-150) the products
+# and powers of test points overflow or underflow, so no answer can be checked: such a range is
+# refused. Test points are compared to 1e-9 relative and 1e-12 absolute, so outside
+# RANGE_TELLS_APART `x + 1` passes for `x` (large) or `-x` for `x` (small): such a range still
+# loads, as it always did (a user's bank keeps working), and lint warns about it.
+RANGE_MAGNITUDES = (1e-150, 1e150)
+RANGE_TELLS_APART = (1e-9, 1e8)
+
 
 _DELTA = re.compile(r"delta_([A-Za-z])([A-Za-z])")
 _ENTRY = re.compile(r"(?P<family>[A-Za-z][A-Za-z0-9]*)_(?P<index>[A-Za-z])")
@@ -60,9 +68,31 @@ def range_problem(name: str, bounds: object, *, integer: bool = False) -> str | 
         return f"the range of {name} must be two numbers (low, high), not {bounds!r}"
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         return f"the range of {name} must have finite bounds with low < high, not {bounds!r}"
+    if not RANGE_MAGNITUDES[0] <= _largest(low, high) <= RANGE_MAGNITUDES[1]:
+        return (
+            f"the range of {name} must reach between {RANGE_MAGNITUDES[0]:g} and "
+            f"{RANGE_MAGNITUDES[1]:g} in size, not {bounds!r}: at other sizes the test points "
+            "overflow (rescale the symbol)"
+        )
     if integer and math.floor(high) < math.ceil(low):
         return f"the range of {name} holds no integer, yet {name} is declared integer"
     return None
+
+
+def _largest(low: float, high: float) -> float:
+    return max(abs(low), abs(high))
+
+
+def range_weakness(name: str, bounds: tuple[float, float]) -> str | None:
+    """Lint's warning for a usable range at a size where the random test is weak, or None."""
+    largest = _largest(float(bounds[0]), float(bounds[1]))
+    if RANGE_TELLS_APART[0] <= largest <= RANGE_TELLS_APART[1]:
+        return None
+    return (
+        f"the range of {name} reaches {largest:g} in size: outside "
+        f"{RANGE_TELLS_APART[0]:g}..{RANGE_TELLS_APART[1]:g} the random test cannot tell "
+        f"{name} + 1 from {name}, or -{name} from {name} (rescale the symbol)"
+    )
 
 
 class PointSampler:

@@ -40,7 +40,7 @@ from engine.checking.reading.statement import (
 )
 from engine.checking.reading.to_sympy import build
 from engine.errors import AnswerError, BankError
-from engine.verdict import Verdict, on_offered
+from engine.verdict import Verdict, graded_as_offered
 
 Aliases = Mapping[str, Sequence[str]]
 
@@ -109,17 +109,15 @@ def check_expression(
     symbols the answer may use too (the rest of a cloze formula). Raises BankError when
     `expected`, a mistake or a range cannot be read.
     """
-    pieces = offered_answers(answer)
-    if pieces is not None:  # `8 or 64`: each answer offered is judged (`on_offered`)
-        judged = [
-            check_expression(
-                piece, expected, aliases=aliases, positive=positive, integer=integer,
+    if offered_answers(answer) is not None:  # `8 or 64`: each answer offered is judged
+        return graded_as_offered(
+            answer,
+            lambda one: check_expression(
+                one, expected, aliases=aliases, positive=positive, integer=integer,
                 noncommutative=noncommutative, mistakes=mistakes, tolerance=tolerance,
                 ranges=ranges, question=question, context=context,
-            )
-            for piece in pieces
-        ]  # fmt: skip
-        return on_offered(pieces, judged)
+            ),
+        )  # fmt: skip
     aliases = aliases or {}
     declared = {"positive": set(positive), "integer": set(integer), "matrices": set(noncommutative)}
     known = set(aliases).union(*declared.values())
@@ -203,7 +201,7 @@ def check_expression(
                 step = _read_link(link, vocabulary, aliases)
             except AnswerError:
                 continue  # working in words: not checked
-            step = _as_stated(step, equal)
+            step = _off_the_diagonal(_as_stated(step, equal), question)  # as the answer is
             if _states_a_moment(step):
                 continue  # `Var(q·k)/d_k`: the quantity restated, its value not known here
             if not equivalent(step, target, vocabulary, tolerance=tolerance):

@@ -36,6 +36,7 @@ from engine.checking.reading.statement import (
     Chain,
     has_words,
     is_plain_number,
+    leading_number_word,
     number_word,
     split_chain,
     trailing_group,
@@ -114,8 +115,11 @@ _NOT_A_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # `16,777,216`: digits grouped in thousands by commas are one number (a list needs more than
-# that, and a decimal comma has fewer than three digits after it: `22,6`).
-_THOUSANDS = re.compile(r"(?<![\w.,])[1-9]\d{0,2}(?:,\d{3})+(?![\w,]|\.\d*,)")
+# that, and a decimal comma has fewer than three digits after it: `22,6`). `16 777 216`, as SI
+# writes it, with a space (or a thin or no-break space) between the groups: one number too.
+_THOUSANDS = re.compile(
+    r"(?<![\w.,])[1-9]\d{0,2}(?:(?:,\d{3})+|(?:[ \u00a0\u2009\u202f]\d{3})+)(?![\w,]|\.\d*,)"
+)
 
 
 @dataclass(frozen=True)
@@ -304,7 +308,7 @@ def _without_label(chain: Chain, question: str, unit: str | None) -> tuple[list[
 
 
 def _read(link: str, unit: str | None, tolerance: Tolerance) -> _Reading:
-    text = number_word(_THRESHOLD.sub("", link.strip(), count=1))
+    text = leading_number_word(number_word(_THRESHOLD.sub("", link.strip(), count=1)))
     group = trailing_group(text)
     # `8 (√64)` is a number with its working, `16 MiB (2048·2048·4 B)` one with a unit, and
     # `0 (by symmetry)` one with a remark; `ln (x)` is a call.
@@ -535,7 +539,7 @@ def _plain_spellings(text: str) -> str:
     text = _LOG_OF_SCIENTIFIC.sub(r"(\1(\2) + (\3)*\1(10))", text)
     if text.count(",") == 1:  # 22,6, 0,471, 4,5e-5, 2,06 s: a decimal comma
         text = _DECIMAL_COMMA.sub(_decimal_point, text)
-    return _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+    return _THOUSANDS.sub(lambda m: re.sub(r"[,\s]", "", m.group()), text)
 
 
 # One number with a comma in it, the comma as many write the decimal point: `0,471`, `22,63`,

@@ -56,10 +56,20 @@ def parse_shape(
 
 
 _REAL_SPACE = re.compile(r"^\s*(?:ℝ|R|\\mathbb\s*\{\s*R\s*\}|\\mathbb\s+R|\\R)\s*\^\s*")
+# Each run of spaces has one place to go (the second part starts at a character that is not a
+# space): with two optional runs side by side, `a rows` and 400 spaces took a minute.
 _ROWS_COLUMNS = re.compile(
-    r"^\s*[(\[]?\s*(.+?)\s+rows?\s*(?:,|and|×|x|by)?\s*(.+?)\s+col(?:umn)?s?\s*[)\]]?\s*$",
+    r"^\s*[(\[]?\s*(.+?)\s+rows?\s*(?:(?:,|and|×|x|by)\s*)?(\S.*?)\s+col(?:umn)?s?\s*[)\]]?\s*$",
     re.IGNORECASE,
 )
+# `T_q rows of width d_v`: the rows, then how wide each is.
+_ROWS_OF_WIDTH = re.compile(r"^\s*(\S+)\s+rows?\s+of\s+(?:width|length|size)\s+(\S+)\s*$", re.I)
+# `a 5 x 32 matrix`: the article belongs to the noun, not to the shape.
+_ARTICLE_NOUN = re.compile(r"^\s*an?\s+(?=\d)(.+?)\s+(?:matrix|array|tensor)\s*$", re.IGNORECASE)
+# `[12][300]`: a shape as C declares an array, one dimension in each pair of brackets.
+_C_ARRAY = re.compile(r"^\s*(?:\[\s*[^\[\],;]+?\s*\]\s*){2,8}$")
+# `(T_q, T_k): one score per query-key pair`: a shape, then a remark in words (no other shape).
+_SHAPE_THEN_REMARK = re.compile(r"^\s*([(\[][^()\[\]]*[)\]])\s*[-—–,;:]\s*([^()\[\]\d]+)$")
 # `torch.Size([T_q, T_k])`: how PyTorch prints a shape.
 _TORCH_SIZE = re.compile(r"^\s*(?:torch\s*\.\s*)?Size\s*\(\s*(\[[^()\[\]]*\])\s*\)\s*$")
 _BRACKETS_THEN_WORDS = re.compile(r"^\s*([(\[][^()\[\]]*[)\]])\s*[-—–,;:]?\s*(.+)$")
@@ -70,6 +80,12 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
     """The shape in an answer that says more: `S: (T_q, T_k)`, `(T_q, d_v) = (5, 32)`,
     `ℝ^{T_q × T_k}`, `QKᵀ ∈ ℝ^(T_q×T_k)`, `same shape as Q, (T_q, d_k)`, `T_q rows and T_k
     columns`."""
+    said = _SHAPE_THEN_REMARK.match(text)
+    if said and has_words(said.group(2)):
+        return said.group(1)
+    if _C_ARRAY.match(text):
+        return "(" + ", ".join(re.findall(r"\[\s*([^\[\]]+?)\s*\]", text)) + ")"
+    text = _ARTICLE_NOUN.sub(r"\1", text)
     text = split_chain(text).answer or text
     text = _TORCH_SIZE.sub(r"\1", text)
     text = re.sub(r"\s+(?:matrix|array|tensor|matrices)\s*$", "", text, flags=re.IGNORECASE)
@@ -77,7 +93,7 @@ def _shape_part(text: str, aliases: Mapping[str, Sequence[str]]) -> str:
     remark = _BRACKETS_THEN_WORDS.match(text)
     if remark and has_words(remark.group(2)):
         return remark.group(1)  # `(T_q, d_v) — same rows as Q`
-    rows = _ROWS_COLUMNS.match(text)
+    rows = _ROWS_COLUMNS.match(text) or _ROWS_OF_WIDTH.match(text)
     if rows:
         return f"({rows.group(1)}, {rows.group(2)})"
     real = _REAL_SPACE.match(text)

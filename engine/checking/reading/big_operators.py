@@ -24,6 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from engine.checking.reading.brackets import (
+    BRACES_AND_ROUND,
+    group_end,
+    group_start,
+    matching_close,
+    top_level,
+)
+
 # Bounds that keep this pass linear in practice: each sum may re-read the terms after it.
 MAX_OPERATORS = 6
 MAX_LENGTH = 2000
@@ -37,7 +45,7 @@ _WORD = re.compile(r"[A-Za-z]+(?:_(?:\{[A-Za-z0-9, ]*\}|[A-Za-z0-9]+))?")
 _DOT_TERM = re.compile(
     r"([A-Za-z])_\{?([A-Za-z])\}?\s*(?:[*·⋅]|\\cdot)?\s*([A-Za-z])_\{?([A-Za-z])\}?"
 )
-_TERM_ENDS = {"+", "-", "=", "≈", ",", "<", ">", "≤", "≥", "−", "–"}
+_TERM_ENDS = "+-=≈,<>≤≥−–"
 # After these a sign belongs to the operand that follows (`e^-m`, `x * -1`), not a new term.
 _SIGNED = {"^", "*", "/", "·", "×"}
 
@@ -95,12 +103,12 @@ def _index_free_sums(text: str, known: frozenset[str], families: frozenset[str])
 
 
 def _indexed(inner: str, known: frozenset[str], families: frozenset[str]) -> str | None:
-    outside = _outside_brackets(inner)
-    if "," in outside:
+    commas = len(list(top_level(",", inner)))
+    if commas:
         # `sum(term, k)` names its index: read as Σ_k, so that the letter chosen does not matter.
         term, _, index = inner.rpartition(",")
         index = index.strip()
-        single = outside.count(",") == 1 and len(index) == 1 and index in _INDEX_LETTERS
+        single = commas == 1 and len(index) == 1 and index in _INDEX_LETTERS
         return f"sum_{index} ({term})" if single and term.strip() else None
     generator = _GENERATOR.match(inner)
     if generator:
@@ -132,14 +140,6 @@ def _subscript_letters(term: str, known: frozenset[str]) -> set[str]:
     return letters
 
 
-def _outside_brackets(text: str) -> str:
-    depth, out = 0, []
-    for char in text:
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
-        out.append(char if depth == 0 else " ")
-    return "".join(out)
-
-
 # `x_1 + x_2 + … + x_n`: a sum written out with an ellipsis.
 _ELLIPSIS = re.compile(r"\\[cl]?dots(?![A-Za-z])|\.\.\.|…|⋯")
 _SUBSCRIPT = re.compile(r"_(\{\s*([A-Za-z0-9]+(?:_[A-Za-z0-9]+)?)\s*\}|([A-Za-z0-9]))")
@@ -165,12 +165,9 @@ def _written_out_series(text: str, known: frozenset[str]) -> str:
 def _series_at(text: str, ellipsis: re.Match[str], known: frozenset[str]) -> str | None:
     start, end = _enclosing_group(text, ellipsis.start())
     pieces, cut = [], start  # the terms of the group, split at its top-level `+`
-    depth = 0
-    for i in range(start, end):
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(text[i], 0)
-        if depth == 0 and text[i] == "+":
-            pieces.append((cut, i))
-            cut = i + 1
+    for plus in top_level("+", text, start, end):
+        pieces.append((cut, plus.start()))
+        cut = plus.end()
     pieces.append((cut, end))
     where = next((k for k, (a, b) in enumerate(pieces) if a <= ellipsis.start() < b), None)
     if (
@@ -226,25 +223,7 @@ def _template(term: str, known: frozenset[str]) -> tuple[str | None, str | None]
 
 def _enclosing_group(text: str, i: int) -> tuple[int, int]:
     """The span inside the innermost bracket around position i (the whole text at the top)."""
-    depth, start = 0, 0
-    for j in range(i - 1, -1, -1):
-        if text[j] in ")]}":
-            depth += 1
-        elif text[j] in "([{":
-            if depth == 0:
-                start = j + 1
-                break
-            depth -= 1
-    depth, end = 0, len(text)
-    for j in range(i, len(text)):
-        if text[j] in "([{":
-            depth += 1
-        elif text[j] in ")]}":
-            if depth == 0:
-                end = j
-                break
-            depth -= 1
-    return start, end
+    return group_start(text, i) + 1, group_end(text, i)
 
 
 def _expand(text: str, known: frozenset[str], depth: int) -> str:
@@ -378,41 +357,22 @@ def _group(text: str, i: int) -> tuple[str, int] | None:
     if i >= len(text):
         return None
     if text[i] in "{(":
-        closing = "}" if text[i] == "{" else ")"
-        depth = 0
-        for j in range(i, len(text)):
-            if text[j] in "{(":
-                depth += 1
-            elif text[j] in "})":
-                depth -= 1
-                if depth == 0:
-                    return (text[i + 1 : j], j + 1) if text[j] == closing else None
-        return None
+        j = matching_close(text, i, BRACES_AND_ROUND)
+        if j is None or text[j] != ("}" if text[i] == "{" else ")"):
+            return None
+        return text[i + 1 : j], j + 1
     word = re.compile(r"[A-Za-z](?:_[A-Za-z0-9]+)?|\d+").match(text, i)
     return (word.group(), word.end()) if word else None
 
 
 def _term_end(text: str, i: int) -> int:
     """Where the term of a sum that starts at `i` ends."""
-    depth = 0
-    j = i
-    seen_operand = False
-    previous = ""
-    while j < len(text):
-        char = text[j]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return j
-            depth -= 1
-        elif depth == 0 and char in _TERM_ENDS and seen_operand and previous not in _SIGNED:
-            return j
-        if not char.isspace():
-            seen_operand = True
-            previous = char
-        j += 1
-    return j
+    end = group_end(text, i)
+    for found in top_level(_TERM_ENDS, text, i, end):
+        before = text[i : found.start()].rstrip()  # empty: no operand yet
+        if before and before[-1] not in _SIGNED:
+            return found.start()
+    return end
 
 
 def _depends_on(term: str, letter: str, known: frozenset[str]) -> bool:

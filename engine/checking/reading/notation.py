@@ -18,6 +18,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from engine.checking.reading.big_operators import expand_big_operators
+from engine.checking.reading.brackets import ROUND, matching_close, matching_open
 from engine.checking.reading.safe_ast import CONSTANT_NAMES, FUNCTION_ALIASES, FUNCTION_NAMES
 from engine.checking.reading.typography import TRANSPOSE_MARK, to_ascii
 from engine.errors import AnswerError
@@ -524,13 +525,18 @@ def _power_operand(tokens: list[Token], j: int) -> tuple[list[Token] | None, int
     return None, j
 
 
+def _outline(tokens: list[Token]) -> str:
+    """One character a token, `(` for an opening bracket and `)` for a closing one, for the
+    bracket scanner."""
+    return "".join(_OUTLINE.get(token.kind, " ") for token in tokens)
+
+
+_OUTLINE = {"open": "(", "close": ")"}
+
+
 def _matching_close(tokens: list[Token], j: int) -> int | None:
-    depth = 0
-    for k in range(j, len(tokens)):
-        depth += {"open": 1, "close": -1}.get(tokens[k].kind, 0)
-        if depth == 0:
-            return k
-    return None
+    """Where the bracket `tokens[j]` opens is closed; None if it never is."""
+    return matching_close(_outline(tokens), j, ROUND)
 
 
 def _operand_start(out: list[Token]) -> int | None:
@@ -541,13 +547,11 @@ def _operand_start(out: list[Token]) -> int | None:
         return len(out) - 1
     if last.kind != "close":
         return None
-    depth = 0
-    for k in range(len(out) - 1, -1, -1):
-        depth += {"close": 1, "open": -1}.get(out[k].kind, 0)
-        if depth == 0:
-            called = k > 0 and out[k - 1].kind == "name" and out[k - 1].text in FUNCTION_NAMES
-            return k - 1 if called else k
-    return None
+    k = matching_open(_outline(out), len(out) - 1, ROUND)
+    if k is None:
+        return None
+    called = k > 0 and out[k - 1].kind == "name" and out[k - 1].text in FUNCTION_NAMES
+    return k - 1 if called else k
 
 
 _ROOT_DEGREES = {"√": "2", "∛": "3", "∜": "4"}

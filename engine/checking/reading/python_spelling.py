@@ -17,6 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from engine.checking.reading.brackets import (
+    ROUND_AND_SQUARE,
+    matching_close,
+    matching_open,
+    split_top_level,
+)
+
 WRONG_AXIS = (
     "softmax(..., axis=0) normalises each column (over the queries); attention normalises "
     "each row, over the keys: axis=-1"
@@ -181,23 +188,13 @@ def _is_same(axes: tuple[int, ...]) -> bool:
 
 def _arguments(text: str, open_at: int) -> tuple[list[str] | None, int]:
     """The comma-separated arguments of the bracket opening at `open_at`, and where it ends."""
-    depth, start = 0, open_at + 1
-    args: list[str] = []
-    for i in range(open_at, len(text)):
-        char = text[i]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth == 0:
-                last = text[start:i]
-                if args or last.strip():
-                    args.append(last)
-                return [a.strip() for a in args], i + 1
-        elif char == "," and depth == 1:
-            args.append(text[start:i])
-            start = i + 1
-    return None, len(text)
+    close = matching_close(text, open_at)
+    if close is None:
+        return None, len(text)
+    args = split_top_level(text[open_at + 1 : close], ",")
+    if len(args) == 1 and not args[0].strip():
+        args = []  # `f()`, `f( )`: no argument
+    return [a.strip() for a in args], close + 1
 
 
 def _operand_start(text: str, dot: int) -> int | None:
@@ -208,16 +205,14 @@ def _operand_start(text: str, dot: int) -> int | None:
     if i == 0:
         return None
     if text[i - 1] in ")]":
-        depth = 0
-        for j in range(i - 1, -1, -1):
-            depth += {")": 1, "]": 1, "(": -1, "[": -1}.get(text[j], 0)
-            if depth == 0:
-                # A call such as `f(x).T` takes its function name along.
-                k = j
-                while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_."):
-                    k -= 1
-                return k
-        return None
+        j = matching_open(text, i - 1, ROUND_AND_SQUARE)
+        if j is None:
+            return None
+        # A call such as `f(x).T` takes its function name along.
+        k = j
+        while k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_."):
+            k -= 1
+        return k
     j = i
     while j > 0 and (text[j - 1].isalnum() or text[j - 1] in "_ᵀ"):
         j -= 1

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.checking.reading.brackets import deepest
 from engine.errors import AnswerError
 
 MAX_LENGTH = 400
@@ -141,31 +142,83 @@ def refuse(reason: str) -> AnswerError:
     return AnswerError(f"could not read this: {reason}")
 
 
+_NUMERAL_POWER = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
+    r"(?:\s*(?:\^|\*\*)\s*\(?\s*([+-]?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)(?![\w.]))?"
+)
+
+
+def numeral_beyond_range(text: str) -> str | None:
+    """The first number in `text` (`1e400`, 400 digits, `10^400`) that this reader refuses as
+    too large for a float, or None. Needs no parsing, so a bank or drill file can be refused
+    for it when it is opened, not after the learner's first answer."""
+    for match in _NUMERAL_POWER.finditer(text):
+        numbers = [float(n) for n in match.groups() if n is not None]
+        if not all(map(math.isfinite, numbers)):
+            return match.group(0)
+        try:
+            value = math.pow(*numbers) if len(numbers) == 2 else numbers[0]
+        except OverflowError:
+            return match.group(0)
+        except ValueError:  # 0 to a negative power: undefined, not large
+            continue
+        if not math.isfinite(value):
+            return match.group(0)
+    return None
+
+
+def within_float_range(text: str) -> str:
+    """`text`, or ValueError when it holds a number beyond float range (a validator for the
+    author's expressions in bank and drill files)."""
+    if (number := numeral_beyond_range(text)) is not None:
+        number = number if len(number) <= 24 else number[:20] + "…"
+        raise ValueError(
+            f"the number `{number}` is beyond the floating-point range, so no answer could "
+            "ever be checked against it; write a smaller number"
+        )
+    return text
+
+
 def check_size(text: str, *, max_length: int = MAX_LENGTH, max_depth: int = MAX_DEPTH) -> None:
     """Refuse text before any parser sees it: too long, too deeply bracketed, or holding
     control characters (which could also act on the terminal if a message quoted them)."""
     if len(text) > max_length:
         raise refuse(f"the answer is {len(text)} characters long; keep it under {max_length}")
-    for at, char in enumerate(text, start=1):
-        category = unicodedata.category(char)
-        if category in _REFUSED_CATEGORIES and char not in IGNORABLE_CHARS and not char.isspace():
-            what = (
-                "a broken character (a lone surrogate)"
-                if category == "Cs"
-                else "an invisible control character"
-            )
-            raise refuse(
-                f"character {at} of the answer is {what} U+{ord(char):04X}; "
-                "delete it and type plain text"
-            )
-    depth = 0
-    for char in text:
-        if char in "([{":
-            depth += 1
-            if depth > max_depth:
-                raise refuse(f"brackets are nested too deeply; keep them under {max_depth} deep")
-        elif char in ")]}":
-            depth -= 1
+    if refused := _first_refused(text):
+        at, char = refused
+        what = (
+            "a broken character (a lone surrogate)"
+            if unicodedata.category(char) == "Cs"
+            else "an invisible control character"
+        )
+        raise refuse(
+            f"character {at} of the answer is {what} U+{ord(char):04X}; "
+            "delete it and type plain text"
+        )
+    if deepest(text) > max_depth:
+        raise refuse(f"brackets are nested too deeply; keep them under {max_depth} deep")
+
+
+def _is_refused(char: str) -> bool:
+    return (
+        unicodedata.category(char) in _REFUSED_CATEGORIES
+        and char not in IGNORABLE_CHARS
+        and not char.isspace()
+    )
+
+
+# Plain ASCII text, most of what is typed, is searched for its refused characters in one pass.
+_REFUSED_ASCII = re.compile(
+    "[" + re.escape("".join(filter(_is_refused, map(chr, range(128))))) + "]"
+)
+
+
+def _first_refused(text: str) -> tuple[int, str] | None:
+    """The first refused character of `text` and its position (from 1), or None."""
+    if text.isascii():
+        found = _REFUSED_ASCII.search(text)
+        return (found.start() + 1, found.group()) if found else None
+    return next(((at, c) for at, c in enumerate(text, start=1) if _is_refused(c)), None)
 
 
 def parse_tree(text: str, vocabulary: Vocabulary, *, allow_tuple: bool = False) -> ast.expr:
@@ -303,12 +356,13 @@ def _misspelt(name: str) -> str | None:
     two neighbours swapped), when there is exactly one and both are long enough to tell."""
     if len(name) < _MIN_SLIP_LENGTH:
         return None
-    near = {known for known in FUNCTION_NAMES if _one_slip(name, known)}
+    near = {known for known in FUNCTION_NAMES if one_slip(name, known)}
     found = near.pop() if len(near) == 1 else ""
     return found if len(found) >= _MIN_SLIP_LENGTH else None
 
 
-def _one_slip(a: str, b: str) -> bool:
+def one_slip(a: str, b: str) -> bool:
+    """Whether `a` is `b` with one letter left out, added or changed, or two neighbours swapped."""
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+from engine.checking.reading.brackets import ROUND_AND_SQUARE, top_level
+from engine.checking.reading.safe_ast import one_slip
+
 # A root said in words; `√` takes the next operand, as in `√d_k`.
 # `root (x, 3)` stays the function root(x, 3); `root of (d_k)` is a square root.
 _ROOT = re.compile(
@@ -43,8 +46,15 @@ _FUNCTION_OF = re.compile(r"\b(softmax|exp|log|ln)\s+of\s+(?=[\w(√])", re.I)
 _SUM_OVER = re.compile(r"\b(?:the\s+)?sum\s+over\s+([A-Za-z])\s+of\s+(?=\S)", re.I)
 
 
+# The spoken words long enough that one slip of the keys (`sqaure`, `squre`, `dividd`) still
+# names one of them and nothing else.
+_SLIPPABLE = ("square", "squared", "divided", "multiplied", "times", "minus")
+_LONG_WORD = re.compile(r"(?<![\w\\])[A-Za-z]{5,}(?!\w)")
+
+
 def read_spoken(text: str) -> str:
     """`text` with spoken arithmetic written as symbols (unchanged when it has none)."""
+    text = _LONG_WORD.sub(_unslipped, text) if len(text) <= 2000 else text
     if not _WORDS.search(text) or "\\" in text:  # LaTeX `\times` is the typography's
         return text
     text = _ROOT.sub("√", text)
@@ -61,10 +71,15 @@ def _function_of(text: str) -> str:
     match = _FUNCTION_OF.search(text)
     if match is None:
         return text
-    start, depth = match.end(), 0
-    for at in range(start, len(text)):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[at], 0)
-        if depth == 0 and text[at] == ",":
-            inside, rest = text[start:at], text[at + 1 :]
-            return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
+    start = match.end()
+    for comma in top_level(",", text, start, brackets=ROUND_AND_SQUARE):
+        inside, rest = text[start : comma.start()], text[comma.end() :]
+        return f"{text[: match.start()]}{match.group(1)}({inside.strip()}) {_function_of(rest)}"
     return f"{text[: match.start()]}{match.group(1)}({text[start:].strip()})"
+
+
+def _unslipped(word: re.Match[str]) -> str:
+    """A word one slip from exactly one spoken word, as that word; any other word unchanged."""
+    typed = word.group()
+    near = [known for known in _SLIPPABLE if one_slip(typed.lower(), known)]
+    return near[0] if len(near) == 1 and typed.lower() not in _SLIPPABLE else typed

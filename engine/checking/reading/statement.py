@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.checking.reading.brackets import ROUND, matching_open, split_top_level, top_level
+
 # Relations and implications as LaTeX spells them: `\sqrt{512} \approx 22.6`, `a \Rightarrow b`.
 _LATEX_RELATIONS = {
     "approx": "≈", "thickapprox": "≈", "simeq": "≃", "cong": "≅", "geq": "≥", "ge": "≥",
@@ -44,9 +46,10 @@ _APPROXIMATELY = re.compile(
     re.IGNORECASE,
 )
 # `i think 8`, `probably 16`, `answer: 40`, `my answer is 3`: how sure the learner is, or a label.
+# `im pretty sure its 8`: typed fast, without the apostrophes.
 _HEDGE_WORDS = (
     r"(?:i\s+(?:think|guess|believe|reckon|suppose)|i'?d\s+(?:say|guess)|probably|maybe|perhaps"
-    r"|(?:i'?m\s+)?not\s+(?:sure|certain)(?:\s+but)?)"
+    r"|(?:i'?m\s+)?(?:not|pretty|fairly|quite|almost)\s+(?:sure|certain)(?:\s+but)?)"
 )
 _HEDGE = re.compile(
     rf"^\s*(?:{_HEDGE_WORDS}|(?:my|the)\s+answer(?:\s+is)?|answer|ans)\b"
@@ -54,9 +57,11 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 # `it is zero`, `the variance is d_k`, `the shape is T_q x T_k`: the answer said as a sentence
-# about the thing asked; the subject is a label.
+# about the thing asked; the subject is a label. `it sees i keys`, `it takes 2T²d_k FLOPs`: the
+# same with another verb, one that says what the thing asked does or has.
 _SUBJECT = re.compile(
-    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is)\s+(?=\S)",
+    r"^\s*(?:it'?s|it\s+is|this\s+is|that\s+is|(?:the|its)\s+[a-z]+(?:\s+[a-z]+)?\s+is"
+    r"|it\s+(?!is\b)[a-z]{2,}s)\s+(?=\S)",
     re.IGNORECASE,
 )
 # `softmax(...) V  # row-wise`: a comment after the answer, as Python writes one, is a remark.
@@ -115,24 +120,14 @@ def split_chain(text: str, *, colon: bool = True) -> Chain:
     statement = _APPROXIMATELY.sub("", statement, count=1)
     statement = _REASON.sub("", _without_dash_remark(statement))
     statement = _TRAILING.sub("", _QUALIFIER.sub("", statement))
-    statement = _without_comma_remark(statement)
+    statement = _without_comma_remark(statement if colon else _without_prose_label(statement))
     links, relations = [], []
-    depth, start = 0, 0
-    i = 0
-    while i < len(statement):
-        char = statement[i]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif depth == 0:
-            match = _RELATION.match(statement, i)
-            if match and (colon or match.group() != ":"):
-                links.append(statement[start:i].strip())
-                relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
-                i = start = match.end()
-                continue
-        i += 1
+    start = 0
+    for match in top_level(_RELATION, statement):
+        if colon or match.group() != ":":
+            links.append(statement[start : match.start()].strip())
+            relations.append(_RELATION_SIGNS.get(match.group(), match.group()))
+            start = match.end()
     links.append(statement[start:].strip())
     # `≈ 22.6` after a relation is a rounded value too; `= ` before anything is a stray sign.
     while len(links) > 1 and not links[0]:
@@ -147,11 +142,25 @@ _DASH = re.compile(r"(?<=\S)\s+(—|--|–)\s+(?=\S)")
 
 
 def _without_dash_remark(statement: str) -> str:
-    for dash in _DASH.finditer(statement):
+    for dash in top_level(_DASH, statement):
         head, tail = statement[: dash.start()], statement[dash.end() :]
-        if _depth(head) == 0 and len(_prose_words(tail)) >= (2 if dash.group(1) == "–" else 1):
+        if len(_prose_words(tail)) >= (2 if dash.group(1) == "–" else 1):
             return head
     return statement
+
+
+def _without_prose_label(statement: str) -> str:
+    """`T² dot products, 2 FLOPs each: 2T²d_k`: working said in words, then a colon and the
+    formula, is the formula (when a colon is not a relation of the chain, as in formulas)."""
+    colons = list(top_level(_LABEL_COLON, statement))
+    if colons:  # the last colon outside brackets
+        head, tail = statement[: colons[-1].start()], statement[colons[-1].end() :]
+        if len(_prose_words(head)) >= 2 and tail.strip() and not _prose_words(tail):
+            return tail.strip()
+    return statement
+
+
+_LABEL_COLON = re.compile(r":(?!=)")
 
 
 def without_hedges(text: str) -> str:
@@ -164,37 +173,25 @@ def without_hedges(text: str) -> str:
 def _without_comma_remark(statement: str) -> str:
     """`1, whatever d_k is`, `p_i(1 - p_i), like a sigmoid`: a remark in words after a comma
     (two words or more, so that `(B, heads)` stays a list) is dropped."""
-    depth = 0
-    for at in range(len(statement) - 1, -1, -1):
-        depth += {")": 1, "]": 1, "}": 1, "(": -1, "[": -1, "{": -1}.get(statement[at], 0)
-        if depth == 0 and statement[at] == ",":
-            head, tail = statement[:at].strip(), statement[at + 1 :]
-            if head and len(_prose_words(tail)) >= 2:
-                return head
-            return statement
+    for comma in top_level(",", statement, from_end=True):
+        head, tail = statement[: comma.start()].strip(), statement[comma.end() :]
+        if head and len(_prose_words(tail)) >= 2:
+            return head
+        return statement
     return statement
 
 
 def _prose_words(text: str) -> list[str]:
     words = re.findall(r"(?<![A-Za-z_\\])[A-Za-z]{2,}(?![A-Za-z_(])", text)
+    # `W_Q's shape`: a possessive is a word of prose, whatever it names (no formula has one).
+    words += re.findall(r"(?<!\S)[^\s'’]+['’]s(?![\w'’])", text)
     return [word for word in words if word.lower() not in _MATH_WORDS]
 
 
 def _last_statement(text: str) -> str:
-    parts, depth, start, counted = [], 0, 0, 0
-    for match in _IMPLICATION.finditer(text):
-        depth += _depth(text[counted : match.start()])  # from the last match on: linear time
-        counted = match.start()
-        if depth == 0:
-            parts.append(text[start : match.start()])
-            start = match.end()
-    parts.append(text[start:])
+    parts = split_top_level(text, _IMPLICATION)
     nonempty = [part for part in parts if part.strip()]
     return nonempty[-1] if nonempty else text
-
-
-def _depth(text: str) -> int:
-    return sum({"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(c, 0) for c in text)
 
 
 # `d_k or sqrt(d_k)`: more than one answer offered at once (`709.8 or so` is a hedge). Each is
@@ -206,12 +203,7 @@ _OR = re.compile(r"\s+or\s+(?!so\b)", re.IGNORECASE)
 def offered_answers(answer: str) -> list[str] | None:
     """The answers of `a or b`, split where `or` stands outside brackets; None when one answer
     is offered."""
-    pieces, start = [], 0
-    for match in _OR.finditer(answer):
-        if _depth(answer[: match.start()]) == 0:
-            pieces.append(answer[start : match.start()])
-            start = match.end()
-    pieces.append(answer[start:])
+    pieces = split_top_level(answer, _OR)
     # `3x, or maybe x^3`: the comma before a second thought belongs to neither answer.
     pieces = [piece.strip().removesuffix(",").strip() for piece in pieces]
     if len(pieces) > MAX_OFFERED:
@@ -225,16 +217,14 @@ def trailing_group(text: str) -> tuple[str, str] | None:
     text = text.rstrip()
     if not text.endswith(")"):
         return None
-    depth = 0
-    for i in range(len(text) - 1, -1, -1):
-        depth += {")": 1, "(": -1}.get(text[i], 0)
-        if depth == 0:
-            head = text[:i]
-            if not head.strip():
-                return None
-            if head.endswith((" ", "\t")) or _PLAIN_NUMBER.fullmatch(head.strip()):
-                return head.strip(), text[i + 1 : -1].strip()
-            return None
+    i = matching_open(text, len(text) - 1, ROUND)
+    if i is None:
+        return None
+    head = text[:i]
+    if not head.strip():
+        return None
+    if head.endswith((" ", "\t")) or _PLAIN_NUMBER.fullmatch(head.strip()):
+        return head.strip(), text[i + 1 : -1].strip()
     return None
 
 
@@ -264,6 +254,34 @@ NUMBER_WORDS = {
 }  # fmt: skip
 
 
+# `a quarter`, `three quarters`, `one third`: a fraction said in words, a count of parts.
+_PARTS = {
+    "half": 2, "halves": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
+    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_SPOKEN_FRACTION = re.compile(r"(a|an|[a-z]+)[\s-]+([a-z]+?)s?", re.IGNORECASE)
+# `ten FLOP per byte`, `sixteen dims`: a number word that starts an answer with a unit after it.
+_LEADING_WORD = re.compile(r"([a-z]+)(?=\s+[^\W\d])", re.IGNORECASE)
+
+
 def number_word(text: str) -> str:
-    """`zero` -> `0`: a number written as a word, else the text unchanged."""
-    return NUMBER_WORDS.get(text.strip().lower(), text)
+    """`zero` -> `0`, `a quarter` -> `1/4`: a number written in words, else the text unchanged."""
+    said = text.strip().lower()
+    if said in NUMBER_WORDS:
+        return NUMBER_WORDS[said]
+    fraction = _SPOKEN_FRACTION.fullmatch(said) if len(said) < 40 else None
+    if fraction is not None:
+        count = "1" if fraction.group(1) in ("a", "an") else NUMBER_WORDS.get(fraction.group(1))
+        part = _PARTS.get(fraction.group(2)) or _PARTS.get(fraction.group(2) + "s")
+        if count is not None and count.isdigit() and part is not None:
+            return f"{count}/{part}"
+    return text
+
+
+def leading_number_word(text: str) -> str:
+    """`ten FLOP per byte` -> `10 FLOP per byte`: a number word before a unit, as digits."""
+    stripped = text.lstrip()
+    word = _LEADING_WORD.match(stripped)
+    if word is None or not NUMBER_WORDS.get(word.group(1).lower(), "").isdigit():
+        return text
+    return NUMBER_WORDS[word.group(1).lower()] + stripped[word.end() :]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.checking.reading.brackets import BRACES, matching_close
 from engine.checking.reading.safe_ast import FUNCTION_NAMES, IGNORABLE_CHARS
 from engine.errors import AnswerError
 
@@ -107,12 +108,13 @@ def plain_latex_layout(text: str) -> str:
 
 # `` `K.T` ``, `**d_k**`, a fenced block: the markdown a learner copies around an answer from notes
 # or a chat. A pair of the same marks around the whole answer only says how it was set; `*`
-# inside stays (`**` cannot end an expression, nor `*` start one). `__x__` is left alone: in
-# Python it is a name.
+# inside stays (`**` cannot end an expression, nor `*` start one). As markdown reads it, a span
+# ends at the first closing run of its marks, so `` `d_k` or `d` `` is two spans, not one whose
+# inside is "d_k` or `d". `__x__` is left alone: in Python it is a name.
 MAX_MARKED = 4000
 _MARKUP = re.compile(
     r"^\s*(?:```(?:[A-Za-z]+[ \t]*\n)?\n?(?P<block>.*?)\n?```"
-    r"|(?P<mark>`+|\*\*?)(?P<inside>.*?)(?P=mark))\s*$",
+    r"|(?P<mark>`+|\*{1,3})(?P<inside>(?:(?!(?P=mark)).)*?)(?P=mark))\s*$",
     re.DOTALL,
 )
 
@@ -157,6 +159,8 @@ def to_ascii(text: str) -> str:
 
 
 def _rewrite_unicode(text: str) -> str:
+    if text.isascii():  # no Greek, sub- or superscript, symbol or compatibility form to rewrite
+        return text
     out: list[str] = []
     previous = ""  # "sub" or "sup" while inside a run of sub- or superscript characters
     for at, char in enumerate(text):
@@ -271,9 +275,7 @@ def _latex_argument(text: str, i: int, command: str) -> tuple[str, int]:
         raise AnswerError(f"could not read this: `\\{command}` needs its arguments in braces")
     if text[i] != "{":
         return text[i], i + 1
-    depth = 0
-    for j in range(i, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[j], 0)
-        if depth == 0:
-            return text[i + 1 : j], j + 1
+    j = matching_close(text, i, BRACES)
+    if j is not None:
+        return text[i + 1 : j], j + 1
     raise AnswerError(f"could not read this: a `{{` after `\\{command}` is never closed")

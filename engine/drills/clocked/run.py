@@ -115,15 +115,24 @@ class TimeUp(Exception):
 
 # -- the pure core -------------------------------------------------------------------------------
 class Deadline:
-    """The clock of one run against its limit, started when made."""
+    """The clock of one run against its limit, started when made.
+
+    Time counts forward only: a wall clock set back during the run (by hand, an NTP step)
+    counts as time standing still, so no part gets a negative duration (which the store
+    would refuse as impossible) and no limit is stretched by the step.
+    """
 
     def __init__(self, clock: Clock, limit_seconds: int) -> None:
         self.clock = clock
         self.limit_seconds = limit_seconds
-        self.started = clock()
+        self.started = self._last = clock()
+        self._elapsed = 0.0
 
     def elapsed(self) -> float:
-        return (self.clock() - self.started).total_seconds()
+        now = self.clock()
+        self._elapsed += max(0.0, (now - self._last).total_seconds())
+        self._last = now
+        return self._elapsed
 
     def remaining(self) -> float:
         return self.limit_seconds - self.elapsed()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated
 
 from pydantic import (
+    AfterValidator,
     Field,
     StringConstraints,
 )
@@ -20,12 +21,16 @@ from engine.bank.file_header import FileHeader, StrictModel
 from engine.bank.model import QuestionSet
 from engine.bank.yaml_source import YamlDocument
 from engine.cards.base import ItemId, Text
+from engine.checking.reading.safe_ast import within_float_range
 from engine.drills.clocked.file import ClockedFile, loaded
 from engine.drills.model import AssumptionsSpec, Mistake
 
 DEFAULT_DRILL = "memorize"
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
-Formula = Annotated[str, StringConstraints(min_length=1, max_length=400)]
+# A number in it beyond float range is refused as the file is read, not after an answer.
+Formula = Annotated[
+    str, StringConstraints(min_length=1, max_length=400), AfterValidator(within_float_range)
+]
 
 
 class StepSpec(StrictModel):

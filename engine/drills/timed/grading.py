@@ -12,14 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.bank.model import QuestionSet
-from engine.checking.reading.statement import number_word, offered_answers
+from engine.checking.reading.statement import number_word
 from engine.checking.reading.typography import without_markup
 from engine.checking.worker.bounded import Checker
-from engine.drills.clocked.check import check_card
+from engine.drills.clocked.check import as_check, check_card
 from engine.drills.clocked.run import QuestionCheck
 from engine.drills.model import AssumptionsSpec
 from engine.drills.timed.file import CodeSpec, StepSpec, TimedDrill, TimedPart, TimedQuestion
-from engine.verdict import Verdict, on_offered
+from engine.verdict import Verdict, graded_as_offered
 
 
 class BankChecker:
@@ -30,20 +30,21 @@ class BankChecker:
         self.checker = checker
 
     def check(self, part: TimedPart, question: TimedQuestion, answer: str) -> QuestionCheck:
-        answer = without_markup(answer)  # `` `d_k` ``, `**d_k**`, a fenced block of code
-        if question.item is not None:
+        if question.item is not None:  # the card reads markdown marks and answers offered
             return self._item(question.item, answer)
         if question.step is not None:
             step, model = question.step, question.answer or ""
-            # `d_k or d_k^2`: each answer offered is graded, as a typed card grades them.
-            pieces = offered_answers(answer) or [answer]
-            checks = [
-                _step(self.checker, part.assumptions, step, number_word(piece), model)
-                for piece in pieces
-            ]
-            return checks[0] if len(checks) == 1 else _on_offered(pieces, checks)
+            # `` `d_k` ``, `d_k or d_k^2`: graded as a typed card grades them.
+            return as_check(
+                graded_as_offered(
+                    answer,
+                    lambda one: _step(
+                        self.checker, part.assumptions, step, number_word(one), model
+                    ),
+                )
+            )
         assert question.code is not None
-        return _code(question.code, answer)
+        return _code(question.code, without_markup(answer))  # a fenced block of code
 
     def _item(self, item_id: str, answer: str) -> QuestionCheck:
         item = self.qset.item(item_id)
@@ -51,21 +52,9 @@ class BankChecker:
         return check_card(self.checker, item, answer)
 
 
-def _on_offered(pieces: list[str], checks: list[QuestionCheck]) -> QuestionCheck:
-    """The check of several answers offered at once, from the check of each (`on_offered`)."""
-    verdicts = [
-        Verdict(c.correct, c.valid, c.interpreted_as, c.feedback, 1.0 if c.correct else 0.0)
-        for c in checks
-    ]
-    verdict = on_offered(pieces, verdicts)
-    return QuestionCheck(
-        verdict.correct, verdict.feedback, verdict.interpreted_as, valid=verdict.valid
-    )
-
-
 def _step(
     checker: Checker, assumptions: AssumptionsSpec, spec: StepSpec, answer: str, model: str = ""
-) -> QuestionCheck:
+) -> Verdict:
     from engine.checking.derivation.bounded import check_step
 
     names = {*assumptions.symbols, *assumptions.definitions, *spec.must_use}
@@ -79,22 +68,28 @@ def _step(
         mistakes=[(m.value, m.message) for m in spec.mistakes],
     )
     if not verdict.readable:
-        return QuestionCheck(False, verdict.message, verdict.interpreted_as, valid=False)
+        return Verdict(
+            False, valid=False, interpreted_as=verdict.interpreted_as, feedback=verdict.message
+        )
     if not spec.must_use:
-        return QuestionCheck(verdict.correct, verdict.message, verdict.interpreted_as)
+        return _verdict(verdict.correct, verdict.message, verdict.interpreted_as)
     from engine.checking.derivation.step import split_sides
 
     found = [missing_names(side, spec.must_use) for side in split_sides(answer)]
     missing = "" if "" in found else found[-1]
     missing = missing or added_names(answer, model, spec.must_use)
     if verdict.correct and missing:
-        return QuestionCheck(
+        return _verdict(
             False, "true, but not the form asked for: " + missing, verdict.interpreted_as
         )
     message = verdict.message
     if not verdict.correct and missing and missing not in message:
         message = f"{message}; {missing}"
-    return QuestionCheck(verdict.correct, message, verdict.interpreted_as)
+    return _verdict(verdict.correct, message, verdict.interpreted_as)
+
+
+def _verdict(correct: bool, feedback: str, interpreted_as: str) -> Verdict:
+    return Verdict(correct, interpreted_as=interpreted_as, feedback=feedback, score=float(correct))
 
 
 # `..., m = max_j s_j`, `... where m = max_j s_j`: the line, then what one of its names means.
@@ -132,9 +127,17 @@ def added_names(line: str, model: str, names: tuple[str, ...]) -> str:
 
 
 def _signs(text: str, name: str) -> set[str]:
-    """The sign before each mention of `name` in `text`: "-", "+", or "" for none."""
-    pattern = rf"([-+−]?)\s*(?<![\w]){re.escape(name)}(?!\w)"
-    return {m.group(1).replace("−", "-") for m in re.finditer(pattern, text)}
+    """The sign before each mention of `name` in `text`: "-", "+", or "" for none. A name in
+    the exponent of a divisor is subtracted: `e^{s_i}/e^m` is `e^{s_i - m}`, and `/e^{-m}` adds."""
+    divisor = r"(?P<divisor>/\s*(?:e\s*\^\s*\{?|exp\s*\()\s*)?"
+    pattern = rf"{divisor}(?P<sign>[-+−]?)\s*(?<![\w]){re.escape(name)}(?!\w)"
+    signs = set()
+    for m in re.finditer(pattern, text):
+        sign = m.group("sign").replace("−", "-")
+        if m.group("divisor"):
+            sign = "+" if sign == "-" else "-"
+        signs.add(sign)
+    return signs
 
 
 def missing_names(line: str, names: tuple[str, ...]) -> str:
@@ -164,12 +167,15 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def _fraction_parts(line: str) -> list[tuple[str, str]]:
-    """[("numerator", ...), ("denominator", ...)] for `a / b` at the top level, else the line."""
-    depth = 0
+    """[("numerator", ...), ("denominator", ...)] for `a / b` at the top level, else the line.
+    Division groups to the left, so `a/b / (c/d)` divides `a/b` by `(c/d)`: the last slash."""
+    depth, slash = 0, -1
     for position, char in enumerate(line):
         depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
         if char == "/" and depth == 0:
-            return [("numerator", line[:position]), ("denominator", line[position + 1 :])]
+            slash = position
+    if slash >= 0:
+        return [("numerator", line[:slash]), ("denominator", line[slash + 1 :])]
     frac = line.find("\\frac")
     if frac >= 0:
         numerator, end = _braced(line, frac + len("\\frac"))

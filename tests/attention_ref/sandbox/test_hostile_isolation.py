@@ -39,6 +39,26 @@ def test_no_new_namespace_is_entered_and_threads_still_start(tmp_path: Path) -> 
     assert "namespaces" in outcome.report.isolation["seccomp"]
 
 
+def test_no_scheduling_of_itself_or_another_process_is_changed(tmp_path: Path) -> None:
+    # Without a private uid (attnquiz not run as root) every sandbox and attnquiz itself share
+    # the learner's uid: a submission could renice the reference timed next to it, or leave the
+    # core both are pinned to. The seccomp filter denies these calls whatever the uid.
+    outcome = run_submission(HOSTILE / "scheduling.py")
+    (result,) = outcome.results
+    assert result.status == "ok", (result.error, outcome.report.stdout_tail)
+    printed = outcome.report.stdout_tail
+    for attempt in (
+        "affinity of itself",
+        "affinity of another",
+        "priority of another",
+        "priority of its user",
+        "policy of another",
+        "limits of another",
+    ):
+        assert f"{attempt}: Permission denied" in printed, printed
+    assert "own limits: ok" in printed
+
+
 @pytest.fixture
 def listeners() -> Iterator[dict[str, socket.socket | str]]:
     """A stream and a datagram listener at world-writable paths, and an abstract listener."""

@@ -164,3 +164,47 @@ def test_reading_past_the_time_bound_stops_with_path_and_line(
     path.write_text(HEADER + "  - id: one\n")
     assert main(["lint", str(path)]) == 2
     assert f"{path}:1: reading took more than -1 s; simplify the file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        # Python's own words for it told the author to call sys.set_int_max_str_digits().
+        ("9" * 5000, "a number of 5000 digits is too long to read; shorten it, or quote it"),
+        # "format_version '1' is not supported (this attnquiz reads 1)" read as a riddle.
+        (None, "format_version is the text '1'; write it as a number: format_version: 1"),
+    ],
+    ids=["a 5000-digit number", "the version as text"],
+)
+def test_an_odd_value_is_told_in_the_files_own_terms(
+    value: str | None, problem: str, tmp_path: Path, capsys
+) -> None:
+    path = tmp_path / "quizzes" / "demo.yaml"
+    path.parent.mkdir()
+    version = "1" if value is not None else "'1'"
+    answer = value if value is not None else "A"
+    path.write_text(
+        f"format_version: {version}\nset: demo\ntitle: Demo\nitems:\n"
+        f"  - id: a\n    kind: recall\n    prompt: P?\n    back: {answer}\n"
+    )
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert problem in err, err
+    assert "sys.set_int_max_str_digits" not in err
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f"], ids=["NUL", "ESC", "DEL"])
+def test_a_control_character_is_one_line_at_its_own_line(char: str, tmp_path: Path, capsys) -> None:
+    # It was reported at line 1, over two lines: `... not allowed` then
+    # `  in "<unicode string>", position 84`.
+    path = tmp_path / "quizzes" / "demo.yaml"
+    path.parent.mkdir()
+    path.write_text(
+        "format_version: 1\nset: demo\ntitle: Demo\nitems:\n"
+        f"  - id: a\n    kind: recall\n    prompt: P{char}?\n    back: A\n"
+    )
+    assert main(["lint", str(path)]) == 2
+    err = capsys.readouterr().err
+    (line,) = [text for text in err.splitlines() if text.startswith(str(path))]
+    assert line.startswith(f"{path}:7: ")
+    assert f"U+{ord(char):04X}" in line and "<unicode string>" not in err

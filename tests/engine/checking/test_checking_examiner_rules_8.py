@@ -12,6 +12,7 @@ from engine.bank.model import QuestionSet
 from engine.cards.choice import parse_choice
 from engine.cards.cloze import normalise_code
 from engine.checking import check_expression, check_number, check_vector, parse_shape
+from engine.verdict import Verdict, graded_as_offered
 from tests.engine.checking.test_checking_examiner_rules import grade, set_15
 
 __all__ = ["set_15"]  # the module's fixture of the bank, shared with the rules of corpora 4 to 7
@@ -34,6 +35,30 @@ def test_two_answers_offered_at_once_are_right_only_when_both_are(
     verdict = grade(set_15, item_id, offered)
     assert verdict.valid
     assert verdict.correct is correct
+
+
+@pytest.mark.parametrize(
+    ("typed", "graded", "correct"),
+    [
+        ("`d_k`", ["d_k"], True),  # one answer, by what its marks hold
+        ("**d_k or d_k**", ["d_k", "d_k"], True),  # the marks around both, then each
+        ("`d_k` or **d**", ["d_k", "d"], False),  # each answer in its own marks
+    ],
+)
+def test_each_answer_offered_is_graded_once_by_what_its_marks_hold(
+    typed: str, graded: list[str], correct: bool
+) -> None:
+    seen: list[str] = []
+
+    def grade_one(answer: str) -> Verdict:
+        seen.append(answer)
+        return Verdict(answer == "d_k", score=float(answer == "d_k"))
+
+    verdict = graded_as_offered(typed, grade_one)
+    assert seen == graded
+    assert (verdict.correct, verdict.valid) == (correct, True)
+    if not correct:  # the answer named without its marks
+        assert verdict.feedback == "give one answer: `d` is not right"
 
 
 def test_or_so_is_a_hedge_and_an_or_inside_brackets_is_a_remark(set_15: QuestionSet) -> None:

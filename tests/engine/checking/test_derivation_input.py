@@ -166,3 +166,12 @@ def test_a_correct_value_is_accepted_in_any_equal_form(shift: int, scale: int) -
 def test_a_wrong_multiple_of_the_variance_is_never_valid(factor: int) -> None:
     verdict = check_step("Var(q·k)", f"= {factor} d_k", expected="d_k", assumptions=SCORES)
     assert not verdict.valid and not verdict.reaches_expected
+
+
+@pytest.mark.parametrize("line", ["= ∂/∂q (q·k)", "= ∂/∂q ∂/∂q ∂/∂q ∂/∂q (q·k)^9"])
+def test_a_derivative_by_a_whole_random_vector_is_not_read_as_zero(line: str) -> None:
+    # ∂/∂q of q·k was 0 (q·k is read through the components of q, so the symbol q was nowhere
+    # in it), and four of them in a row were "correct" for E[q·k] = Σ_a E[q_a k_a].
+    verdict = check_step("E[q·k]", line, expected="Σ_a E[q_a k_a]", assumptions=SCORES)
+    assert not verdict.valid and not verdict.reaches_expected
+    assert "q is a vector here" in verdict.message

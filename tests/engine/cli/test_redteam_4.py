@@ -74,19 +74,26 @@ items:
 """
 
 
-@pytest.mark.parametrize("answer", ["1e400", "10**10**10"])
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        # A numeral beyond float range is refused as the bank is read (red team, pass 6).
+        ("1e400", "the number `1e400` is beyond the floating-point range"),
+        ("10**10**10", "answer '10**10**10' is not a number"),
+    ],
+)
 def test_a_bank_answer_that_cannot_be_worked_out_is_the_banks_fault(
-    run: Run, store_home: Path, answer: str
+    run: Run, store_home: Path, answer: str, problem: str
 ) -> None:
     # It was the learner's answer that "could not be read" (`check` exit 1; a session asked the
     # same question again and again), whatever they typed.
     (store_home / "quizzes" / "odd.yaml").write_text(UNREADABLE_NUMBER.format(answer=answer))
     done = run("check", "odd", "too-large", "--answer", "5")
-    _one_clear_line(done, f"answer {answer!r} is not a number")
+    _one_clear_line(done, problem)
     assert done.stdout == ""  # no verdict on the learner's answer
     done = run("quiz", "odd", input="5\n5\n")
     assert "answers this question again" not in done.stderr
-    assert done.returncode == 2 and f"answer {answer!r} is not a number" in done.stderr
+    assert done.returncode == 2 and problem in done.stderr
 
 
 @pytest.mark.parametrize("columns", ["0", "1"])

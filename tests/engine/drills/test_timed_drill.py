@@ -350,6 +350,25 @@ def test_an_unreadable_derivation_step_is_not_a_wrong_one(store_home: Path) -> N
 
 
 @pytest.mark.parametrize(
+    ("line", "correct", "says"),
+    [
+        ("d_k or d", True, "each answer you offered is right"),
+        ("**d_k** or `d_k^2`", False, "give one answer: `d_k^2` is not right"),
+    ],
+)
+def test_a_step_with_several_answers_offered_is_graded_as_a_card_grades_them(
+    store_home: Path, line: str, correct: bool, says: str
+) -> None:
+    drill, qset = drill_15(store_home)
+    part = next(p for p in drill.parts if p.id == "variance")
+    check = BankChecker(qset, warm_checker()).check(part, part.questions[0], line)
+    card = qset.item("var-dot")
+    assert card is not None
+    assert (check.correct, check.valid) == (correct, True) == (card.grade(line).correct, True)
+    assert says in check.feedback
+
+
+@pytest.mark.parametrize(
     ("line", "correct"),
     [
         ("exp(s_i - m)/Σ_j exp(s_j - m), m = max_j s_j", True),
@@ -380,3 +399,21 @@ def test_a_shift_written_as_a_factor_e_to_the_minus_m_is_still_subtracting(
 ) -> None:
     part, question, checker, _ = max_trick(store_home)
     assert checker.check(part, question, "e^{s_i} e^{-m} / Σ_j e^{s_j} e^{-m}").correct
+
+
+@pytest.mark.parametrize(
+    ("line", "correct"),
+    [
+        ("(exp(s_i)/exp(m)) / (Σ_j exp(s_j)/exp(m))", True),  # dividing by e^m subtracts m
+        ("e^{s_i}/e^{m} / (Σ_l e^{s_l}/e^{m})", True),
+        ("(e^{s_i}/e^{-m}) / (Σ_j e^{s_j}/e^{-m})", False),  # dividing by e^{-m} adds it
+    ],
+)
+def test_a_shift_written_as_a_division_by_e_to_the_m_is_subtracting(
+    store_home: Path, line: str, correct: bool
+) -> None:
+    part, question, checker, _ = max_trick(store_home)
+    check = checker.check(part, question, line)
+    assert check.correct is correct, check.feedback
+    if not correct:
+        assert "the m is added" in check.feedback

@@ -179,3 +179,27 @@ def test_a_run_of_skips_is_neither_in_the_trend_nor_a_best(store_home: Path) -> 
     # The few seconds of skipping would have been the fastest "run" of the three.
     assert comparison.trend == [(215, True), (220, True)]
     assert comparison.best_total == 215
+
+
+def test_a_clock_set_back_during_a_run_leaves_no_negative_time_in_the_store(
+    store_home: Path,
+) -> None:
+    # The wall clock put back an hour during the second part (a manual change, an NTP step):
+    # its -3600 s were saved as the part's duration, and the next opening refused the whole
+    # store as damaged ("impossible duration"). Time that runs backwards counts as none.
+    store = open_store(store_home)
+    try:
+        records = TimedRecords(store.db)
+        run = timed_run(store_home, records, FakeClock(), [20, -3600, 10, 30, 15, 40, 90])
+        # The same run with the clock standing still instead of going back.
+        still = timed_run(store_home, records, FakeClock(), [20, 0, 10, 30, 15, 40, 90])
+        assert [p.seconds for p in run.parts] == [p.seconds for p in still.parts]
+        assert run.total_seconds == still.total_seconds == 205
+    finally:
+        store.close()
+    reopened = open_store(store_home)  # raised StoreError: impossible duration
+    try:
+        rows = reopened.db.execute("SELECT duration_ms FROM timed_parts ORDER BY position")
+        assert min(row[0] for row in rows) >= 0
+    finally:
+        reopened.close()

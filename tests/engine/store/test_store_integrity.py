@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -324,9 +325,44 @@ def test_a_log_cut_short_is_refused_with_how_to_restore(tmp_path: Path) -> None:
         open_store(path.parent)
     message = str(caught.value)
     assert f"write-ahead log {wal} is cut short" in message
-    (copy,) = (path.parent / "backups").iterdir()
-    assert f"then copy {copy} to {path}" in message
     assert (digest(path), digest(wal)) == before
+    # The advice keeps every answer whose save is whole in the log: the three in the store
+    # and the first three of the four in the log (the cut is in the fourth's last frame).
+    # Going back to the copy made before the session would keep only the first three.
+    command = message.split("run `", 1)[1].split("`", 1)[0]
+    subprocess.run(shlex.split(command), check=True, timeout=60, capture_output=True)
+    store = open_store(path.parent)
+    assert store.db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 6
+    store.close()
+
+
+def test_a_log_cut_inside_its_header_gets_the_restore_advice(tmp_path: Path) -> None:
+    # SQLite reads nothing of a log without its header: the copy is all there is to go back to.
+    path, wal = _store_with_live_log(tmp_path / "store")
+    with open(wal, "r+b") as log:
+        log.truncate(20)
+    with pytest.raises(StoreError) as caught:
+        open_store(path.parent)
+    (copy,) = (path.parent / "backups").iterdir()
+    assert f"then copy {copy} to {path}" in str(caught.value)
+    assert "wal_checkpoint" not in str(caught.value)
+
+
+def test_the_advice_for_a_cut_log_works_without_the_sqlite3_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, wal = _store_with_live_log(tmp_path / "store with 'quotes' and spaces")
+    with open(wal, "r+b") as log:
+        log.truncate(wal.stat().st_size - 1000)
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    with pytest.raises(StoreError) as caught:
+        open_store(path.parent)
+    command = str(caught.value).split("run `", 1)[1].split("`", 1)[0]
+    assert not command.startswith("sqlite3")
+    subprocess.run(shlex.split(command), check=True, timeout=60, capture_output=True)
+    store = open_store(path.parent)
+    assert store.db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 6
+    store.close()
 
 
 # -- locked, read-only, full ---------------------------------------------------------------------
