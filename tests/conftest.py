@@ -3,6 +3,8 @@ set, and `run`, the command line run in-process."""
 
 from __future__ import annotations
 
+import gc
+import importlib
 import os
 import shutil
 import signal
@@ -21,13 +23,14 @@ if TYPE_CHECKING:
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-pytest_plugins = ("tests.run_order",)  # the costliest test files first
+# the costliest test files first; one thread watching for time-outs
+pytest_plugins = ("tests.run_order", "tests.watchdog")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     _ctrl_c_reaches_the_processes()
     _one_blas_thread()
-    _bytecode_under_the_cache(config)
+    _bytecode_written(config)
 
 
 def _ctrl_c_reaches_the_processes() -> None:
@@ -46,23 +49,61 @@ def _one_blas_thread() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def _bytecode_under_the_cache(config: pytest.Config) -> None:
+def _bytecode_written(config: pytest.Config) -> None:
     """With bytecode writing turned off (PYTHONDONTWRITEBYTECODE), every xdist worker and every
-    Python process a test starts (the command line, the checking worker) compiles each module
-    it imports from source, and pytest rewrites every test module afresh: seconds of CPU per
-    process. For this test run only, write the bytecode instead under pytest's own cache folder
-    (.pytest_cache, which git ignores), never beside the sources: processes share it, later
-    runs reuse it. Skipped under `-p no:cacheprovider`, and when bytecode is written anyway."""
-    cache = getattr(config, "cache", None)  # None under `-p no:cacheprovider`
-    if not sys.dont_write_bytecode or sys.pycache_prefix or cache is None:
+    Python process a test starts (the command line, the checking worker) compiles each of this
+    checkout's modules it imports from source, and pytest rewrites every test module afresh:
+    seconds of CPU per process. For this test run only (the variable is dropped for the
+    processes it starts, not for the shell), write bytecode as Python does by default: this
+    checkout's beside its sources in `__pycache__` (which git ignores; Numba keeps the kernel's
+    cache there too), where processes share it and later runs reuse it, while the installed
+    packages' bytecode, which pip wrote as it installed them, is read as it is. (A cache folder
+    of its own, PYTHONPYCACHEPREFIX, would make every process ignore pip's bytecode: a clean
+    checkout compiled some 2,600 library modules again, 6 s of CPU, in each worker at once.)
+    Skipped when bytecode is written anyway or a cache folder is chosen."""
+    if not sys.dont_write_bytecode or sys.pycache_prefix:
         return
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
-    prefix = str(cache.mkdir("pycache"))
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    sys.pycache_prefix = prefix
     sys.dont_write_bytecode = False
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """Each xdist worker collects the whole suite, and in a clean checkout that means rewriting
+    the asserts of every test module and compiling it and what it imports (~4 s of CPU): two
+    workers doing the same work at once. Worker k of n first imports the test modules from
+    k/n of the way through to the end, while worker 0 collects from the start: each module's
+    bytecode is written by one worker and read by the other, so the work is shared. Only for a
+    run of the whole suite; an import that fails here fails again, and is reported, when pytest
+    collects the module. Nothing else changes: the tests and their order are pytest's."""
+    workerinput = getattr(session.config, "workerinput", None)
+    if workerinput is None:
+        return
+    count = int(workerinput["workercount"])
+    index = int(str(workerinput["workerid"]).removeprefix("gw")) % count
+    tests = Path(__file__).resolve().parent
+    invoked = session.config.invocation_params.dir
+    if index == 0 or [(invoked / arg).resolve() for arg in session.config.args] != [tests]:
+        return
+    modules = sorted(tests.rglob("test_*.py"))
+    for path in modules[len(modules) * index // count :]:
+        name = ".".join(path.relative_to(tests.parent).with_suffix("").parts)
+        try:
+            importlib.import_module(name)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # a module-level skip is a BaseException too
+            pass
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything loaded so far (the libraries, the test modules, thousands of collected tests)
+    lives until the process ends: out of the garbage collector's sight, its full collections
+    no longer walk it again each time (they did a dozen times per worker)."""
+    gc.freeze()
 
 
 # Where the stores live when the machine has a file system in memory: SQLite syncs the store to
