@@ -109,20 +109,30 @@ def test_a_drill_value_beyond_float_range_is_refused_before_the_first_step(
     assert "beyond the floating-point range" in result.stderr
 
 
+def _bank_with_range(store_home: Path, ranges: str) -> Path:
+    """A bank in the store folder whose one item, 2*x, declares `ranges` for x."""
+    path = store_home / "quizzes" / "98.yaml"
+    path.write_text(
+        BANK.format(kind="expression", answer='"2*x"', extra=f"    ranges: {{x: {ranges}}}\n"),
+        encoding="utf-8",
+    )
+    return path
+
+
+def _the_quiz_grades_two_x(run: Run) -> None:
+    result = run("quiz", "98", input="x + x\n")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "correct" in result.stdout.lower()
+
+
 @pytest.mark.parametrize(
     "ranges",
     ["[0, 1]", "[1, 4096]", "[-1000, 1000]", "[0.001, 0.01]", "[1, 1.0e+7]", "[1, 1.0e+10]"],
     ids=str,
 )
 def test_ordinary_ranges_still_load(ranges: str, store_home: Path, run: Run) -> None:
-    path = store_home / "quizzes" / "98.yaml"
-    path.write_text(
-        BANK.format(kind="expression", answer='"2*x"', extra=f"    ranges: {{x: {ranges}}}\n"),
-        encoding="utf-8",
-    )
-    result = run("quiz", "98", input="x + x\n")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "correct" in result.stdout.lower()
+    _bank_with_range(store_home, ranges)
+    _the_quiz_grades_two_x(run)
 
 
 TIMED = """format_version: 1
@@ -163,15 +173,9 @@ def test_a_range_where_the_test_is_weak_loads_as_before_and_lint_warns(
 ) -> None:
     # A user's bank that loaded before keeps loading; lint tells its author why x + 1 or -x may
     # pass for x there.
-    path = store_home / "quizzes" / "98.yaml"
-    path.write_text(
-        BANK.format(kind="expression", answer='"2*x"', extra=f"    ranges: {{x: {ranges}}}\n"),
-        encoding="utf-8",
-    )
+    path = _bank_with_range(store_home, ranges)
     lint = run("lint", str(path))
     assert lint.returncode == 0, lint.stdout + lint.stderr
     assert f"{path}:6: warning: item 'item': the range of x reaches {size} in size" in lint.stderr
     assert "(1 warning(s))" in lint.stdout
-    result = run("quiz", "98", input="x + x\n")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "correct" in result.stdout.lower()
+    _the_quiz_grades_two_x(run)
