@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run
+from tests.conftest import CliResult, Run
 
 BANK = """format_version: 1
 kind: bank
@@ -68,6 +68,13 @@ BANKS = {
 }
 
 
+def _refused_before_asking(result: CliResult, path: Path, question: str, at: str = "") -> None:
+    """The session ended with exit 2 and an error at `path` (line `at`), before `question`."""
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert question not in result.stdout
+    assert result.stderr.startswith(f"attnquiz: error: {path}:{at}"), result.stderr
+
+
 @pytest.mark.parametrize("case", sorted(BANKS))
 def test_a_bank_value_no_answer_can_be_checked_against_is_refused_up_front(
     case: str, store_home: Path, run: Run
@@ -79,9 +86,7 @@ def test_a_bank_value_no_answer_can_be_checked_against_is_refused_up_front(
     assert lint.returncode == 2, lint.stdout + lint.stderr
     # The session refuses the file before the question: the answer line is never read.
     result = run("quiz", "98", input="2*x\n")
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "What is it?" not in result.stdout
-    assert result.stderr.startswith(f"attnquiz: error: {path}:"), result.stderr
+    _refused_before_asking(result, path, "What is it?")
     assert "Traceback" not in result.stderr
 
 
@@ -103,9 +108,7 @@ def test_a_drill_value_beyond_float_range_is_refused_before_the_first_step(
     path.parent.mkdir()
     path.write_text(DRILL.format(given=given, expect=expect), encoding="utf-8")
     result = run("drill", "99", "drill", input="sqrt(512)\n")
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "step 1/1" not in result.stdout
-    assert result.stderr.startswith(f"attnquiz: error: {path}:{line}:"), result.stderr
+    _refused_before_asking(result, path, "step 1/1", at=f"{line}:")
     assert "beyond the floating-point range" in result.stderr
 
 
@@ -159,9 +162,7 @@ def test_a_timed_drill_value_beyond_float_range_is_refused_before_the_clock_star
     path.parent.mkdir()
     path.write_text(TIMED, encoding="utf-8")
     result = run("drill", "15", "--timed", input="d_k\n")
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Var(q·k) = ?" not in result.stdout
-    assert result.stderr.startswith(f"attnquiz: error: {path}:13:"), result.stderr
+    _refused_before_asking(result, path, "Var(q·k) = ?", at="13:")
     assert "beyond the floating-point range" in result.stderr
 
 
