@@ -3,6 +3,7 @@
 The child gets the pty as its controlling terminal, so Ctrl-C typed as the byte 0x03 becomes
 SIGINT, and standard input is a terminal: the interactive front end runs. Reads block until the
 expected text appears; the long deadline only turns a hang into a failure, it never decides one.
+Ctrl-C is typed once the child waits for a key (`interrupt`), as it is for a person at a keyboard.
 Like a real terminal, it answers a cursor position request (`ESC [6n`, which prompt_toolkit
 sends before drawing below the prompt) with the cursor on the last row.
 """
@@ -18,12 +19,16 @@ import select
 import struct
 import sys
 import termios
+import time
 import warnings
 from pathlib import Path
 
 HANG = 120.0  # seconds: a safety net against a hung child, not a timing assertion
 ROWS, COLUMNS = 40, 100
 CURSOR_POSITION_REQUEST = "\x1b[6n"
+# System calls (x86-64 numbers) in which a child waits for a key: read of standard input, and
+# the select/poll/epoll family that prompt_toolkit's event loop waits in.
+READ, WAITS_FOR_FILES = 0, {7, 23, 232, 270, 271, 281, 441}
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
 
 
@@ -72,6 +77,29 @@ class Terminal:
 
     def type(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
+
+    def interrupt(self) -> None:
+        """Type Ctrl-C once the child waits for a key. CPython's input() misses a SIGINT that
+        lands after its last check for signals and before its blocking read, until the next key
+        comes: a person cannot type within microseconds of a prompt appearing, this harness can
+        (it hung a test for its whole HANG twice in a clean-clone suite)."""
+        deadline = time.monotonic() + HANG
+        while not self._waiting_for_a_key():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program never waited for a key:\n{self.screen}")
+            time.sleep(0.001)
+        self.type("\x03")
+
+    def _waiting_for_a_key(self) -> bool:
+        """Whether the child's main thread is blocked where a key would wake it."""
+        try:
+            fields = Path(f"/proc/{self.pid}/syscall").read_text().split()
+        except OSError:
+            return True  # no /proc to look at: type at once, as before
+        if not fields or not fields[0].isdigit():
+            return False  # "running", or between system calls
+        number = int(fields[0])
+        return (number == READ and int(fields[1], 16) == 0) or number in WAITS_FOR_FILES
 
     def line(self, text: str) -> None:
         self.type(text + "\r")

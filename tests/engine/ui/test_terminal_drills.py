@@ -42,7 +42,7 @@ def test_ctrl_c_in_a_rapid_round_keeps_the_answers_and_exits_130(terminal, store
     t.line(questions[0].answer)
     t.expect("✓ right")
     t.expect(f"[2/{len(questions)}]")
-    t.type("\x03")
+    t.interrupt()
     assert t.finish() == 130
     assert "interrupted: this round is saved" in t.screen
     assert first_two_parts(store_home) == [("right", 1), ("stopped", 1)]
@@ -64,7 +64,7 @@ def test_a_timed_drill_shows_the_time_left_saves_the_answer_and_ctrl_c_exits_130
     t.line("(T_k, T_q)")
     t.expect("✗ not yet")
     t.expect("left · part 2/5")  # a second try, still against the same clock
-    t.type("\x03")
+    t.interrupt()
     assert t.finish() == 130
     assert "interrupted" in t.rest()
     assert first_two_parts(store_home) == [("right", 1), ("stopped", 1)]

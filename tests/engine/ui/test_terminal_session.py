@@ -79,7 +79,7 @@ def test_ctrl_c_at_the_rating_prompt_saves_the_graded_answer(terminal, store_hom
     t.line("a")  # choice-axis, right
     t.expect("Enter = good")
     t.expect(RATE)
-    t.type("\x03")
+    t.interrupt()
     t.expect("saved: choice-axis rated good")
     assert t.finish() == 130
     assert "every answer so far is saved" in t.screen
@@ -94,7 +94,7 @@ def test_ctrl_c_before_rating_a_self_rated_card_says_it_is_not_saved(terminal, s
     t.expect(REVEAL)
     t.line("")
     t.expect(RATE)
-    t.type("\x03")
+    t.interrupt()
     t.expect("not saved: recall-one was not rated yet")
     assert t.finish() == 130
     assert rows(store_home, "SELECT count(*) FROM reviews") == [(0,)]
@@ -202,7 +202,7 @@ def test_confidence_takes_one_key_and_unsure_suggests_hard(terminal, store_home)
     t.expect(REVEAL)  # scale, back from its learning step
     t.line("a")
     t.expect("sure?")
-    t.type("\x03")  # graded, not yet rated: saved as suggested
+    t.interrupt()  # graded, not yet rated: saved as suggested
     t.expect("saved: scale rated good")
     assert t.finish() == 130
 
